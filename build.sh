@@ -1,0 +1,432 @@
+#!/usr/bin/env bash
+# build.sh - the one entry point of the N900 camera ISP emulator.
+#
+#   ./build.sh            build everything (release kernel) and run the demo
+#   ./build.sh test       build the debug kernel and run the test suites
+#   ./build.sh shell      boot the guest with the driver loaded, interactive
+#   ./build.sh clean      remove build/ (add --all to drop the kernel cache)
+#   ./build.sh help       list the subcommands and environment knobs
+#
+# Everything is built from Debian packages: the kernel from linux-source-6.12,
+# the guest userspace from armhf .debs fetched through a private apt
+# configuration (the host's apt sources are never touched).
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+BUILD=$TOP/build
+CACHE=${N900_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/n900-isp}
+LOGS=$BUILD/logs
+JOBS=${N900_JOBS:-$(nproc)}
+CROSS=arm-linux-gnueabihf-
+KSRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
+KSRC_PKG=linux-source-6.12
+GUEST_SUITE=${N900_GUEST_SUITE:-trixie}
+BOOT_TIMEOUT=${N900_BOOT_TIMEOUT:-900}
+
+# shellcheck source=board/qemu.sh
+. "$TOP/board/qemu.sh"
+
+HOST_PACKAGES=(
+	"$KSRC_PKG" gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+	qemu-system-arm device-tree-compiler u-boot-tools ccache
+	make gcc bc flex bison libssl-dev libelf-dev cpio xz-utils kmod
+	rsync dpkg-dev apt graphviz sparse coreutils gzip
+)
+
+# Guest packages (Debian armhf). apt resolves their libraries.
+GUEST_PACKAGES=(busybox-static v4l-utils)
+
+say() { printf '[build] %s\n' "$*"; }
+die() { printf '[build] error: %s\n' "$*" >&2; exit 1; }
+
+STEP_T0=0
+step() { STEP_T0=$SECONDS; say "==> $*"; }
+done_step() { say "    done in $((SECONDS - STEP_T0)) s${1:+ ($1)}"; }
+
+# run_logged NAME CMD...: run a long command into build/logs/NAME.log, show
+# a dot every 10 s, and on failure print the tail and where the log is.
+run_logged() {
+	local name=$1 log rc=0 pid
+	shift
+	mkdir -p "$LOGS"
+	log=$LOGS/$name.log
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 10
+		kill -0 "$pid" 2>/dev/null && printf '.' >&2
+	done
+	wait "$pid" || rc=$?
+	printf '\n' >&2
+	if [ "$rc" -ne 0 ]; then
+		printf '[build] step "%s" failed (exit %d). Last lines of %s:\n' \
+			"$name" "$rc" "$log" >&2
+		tail -n 30 "$log" >&2
+		exit "$rc"
+	fi
+}
+
+hash_of() { cat "$@" | sha256sum | cut -c1-16; }
+
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null; then
+		sudo "$@"
+	else
+		die "need root to run: $* (install sudo or run as root)"
+	fi
+}
+
+# --- 1. host packages ---------------------------------------------------
+ensure_packages() {
+	local missing=() p
+	for p in "${HOST_PACKAGES[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	step "installing Debian packages: ${missing[*]}"
+	as_root apt-get update -q >"$LOGS/apt-update.log" 2>&1 ||
+		die "apt-get update failed, see $LOGS/apt-update.log"
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "${missing[@]}" >"$LOGS/apt-install.log" 2>&1 ||
+		die "apt-get install failed, see $LOGS/apt-install.log"
+	done_step
+}
+
+# --- 2. kernel source ---------------------------------------------------
+# The extracted tree is keyed on the package version and the patch series.
+kernel_source() {
+	local ver patches=() key
+	ver=$(dpkg-query -W -f='${Version}' "$KSRC_PKG")
+	shopt -s nullglob
+	patches=("$TOP"/patches/*.patch)
+	shopt -u nullglob
+	key=$( { echo "$ver"; [ ${#patches[@]} -eq 0 ] || cat "${patches[@]}"; } |
+		sha256sum | cut -c1-16)
+	SRC_KEY=$key
+	KSRC=$CACHE/src-$key/linux-source-6.12
+	[ -f "$CACHE/src-$key/.ready" ] && return 0
+	step "extracting $KSRC_PKG $ver and applying ${#patches[@]} patch(es)"
+	rm -rf "$CACHE/src-$key"
+	mkdir -p "$CACHE/src-$key"
+	tar -C "$CACHE/src-$key" -xf "$KSRC_TARBALL"
+	local p
+	for p in "${patches[@]}"; do
+		say "    applying $(basename "$p")"
+		patch -d "$KSRC" -p1 --forward --quiet <"$p" ||
+			die "patch $(basename "$p") does not apply to $KSRC_PKG $ver"
+	done
+	touch "$CACHE/src-$key/.ready"
+	done_step
+}
+
+# --- 3. kernel config and build -----------------------------------------
+kmake() {
+	make -C "$KSRC" O="$KOUT" ARCH=arm CROSS_COMPILE="$CROSS" \
+		CC="ccache ${CROSS}gcc" KBUILD_BUILD_TIMESTAMP="n900-isp" \
+		KBUILD_BUILD_USER=build KBUILD_BUILD_HOST=n900-isp "$@"
+}
+
+check_config() {
+	local frag line opt want have bad=0
+	for frag in "$@"; do
+		while IFS= read -r line; do
+			case $line in
+			CONFIG_*=*)
+				opt=${line%%=*}
+				want=${line#*=}
+				;;
+			"# CONFIG_"*" is not set")
+				opt=${line#\# }
+				opt=${opt%% *}
+				want=n
+				;;
+			*) continue ;;
+			esac
+			have=$(grep -E "^$opt=" "$KOUT/.config" | cut -d= -f2- || true)
+			[ -n "$have" ] || have=n
+			if [ "$have" != "$want" ]; then
+				printf '[build] config: %s wanted %s, got %s (%s)\n' \
+					"$opt" "$want" "$have" "$(basename "$frag")" >&2
+				bad=1
+			fi
+		done <"$frag"
+	done
+	[ $bad -eq 0 ] || die "kernel config does not hold every requested option; see $KOUT/.config"
+}
+
+kernel_build() {
+	local flavour=$1 frags key gccver
+	frags=("$TOP/board/kconfig/base.config" "$TOP/board/kconfig/$flavour.config")
+	gccver=$("${CROSS}gcc" --version | head -n1)
+	key=$( { echo "$SRC_KEY $gccver"; cat "${frags[@]}"; } | sha256sum | cut -c1-16)
+	KOUT=$CACHE/kbuild-$flavour-$key
+	KREL_DIR=$KOUT
+	if [ -f "$KOUT/.n900-built" ]; then
+		say "kernel ($flavour) cached: $KOUT"
+		return 0
+	fi
+	mkdir -p "$KOUT"
+	export CCACHE_DIR=$CACHE/ccache
+	step "configuring kernel ($flavour): allnoconfig + ${frags[*]##*/}"
+	(cd "$KSRC" && ARCH=arm CROSS_COMPILE="$CROSS" \
+		scripts/kconfig/merge_config.sh -n -m -O "$KOUT" "${frags[@]}") \
+		>"$LOGS/kconfig-$flavour.log" 2>&1 ||
+		die "merge_config failed, see $LOGS/kconfig-$flavour.log"
+	kmake olddefconfig >>"$LOGS/kconfig-$flavour.log" 2>&1
+	check_config "${frags[@]}"
+	done_step
+	step "building kernel ($flavour) with -j$JOBS (a cold build takes 3-6 min)"
+	run_logged "kernel-$flavour" kmake -j"$JOBS" zImage modules
+	touch "$KOUT/.n900-built"
+	done_step "$(du -h "$KOUT/arch/arm/boot/zImage" | cut -f1) zImage"
+}
+
+# --- 4. our modules -----------------------------------------------------
+# drivers/ is copied into build/ so that the out-of-tree build never writes
+# into the source tree.
+module_build() {
+	local flavour=$1
+	MOD_OUT=$BUILD/$flavour/drivers
+	step "building drivers/ against the $flavour kernel"
+	mkdir -p "$MOD_OUT"
+	rsync -a --delete --exclude '*.o' --exclude '*.ko' --exclude '*.cmd' \
+		--exclude '*.mod*' --exclude 'Module.symvers' --exclude 'modules.order' \
+		"$TOP/drivers/" "$MOD_OUT/src/"
+	export CCACHE_DIR=$CACHE/ccache
+	run_logged "drivers-$flavour" kmake M="$MOD_OUT/src" W=1 -j"$JOBS" modules
+	if grep -E 'warning:' "$LOGS/drivers-$flavour.log" >&2; then
+		die "drivers/ builds with warnings (W=1), see $LOGS/drivers-$flavour.log"
+	fi
+	done_step
+}
+
+# --- 5. device tree -----------------------------------------------------
+make_dtb() {
+	local overlay=$1 out=$BUILD/dt base
+	mkdir -p "$out"
+	base=$out/virt.dtb
+	step "device tree: QEMU virt + dts/$overlay.dtso"
+	qemu_dumpdtb "$base" 2>"$LOGS/dumpdtb.log" ||
+		{ cat "$LOGS/dumpdtb.log" >&2; die "QEMU could not dump the virt device tree"; }
+	dtc -q -@ -I dts -O dtb -o "$out/$overlay.dtbo" "$TOP/dts/$overlay.dtso" \
+		2>"$LOGS/dtc-$overlay.log" ||
+		{ cat "$LOGS/dtc-$overlay.log" >&2; die "dtc failed on dts/$overlay.dtso"; }
+	fdtoverlay -i "$base" -o "$out/$overlay.dtb" "$out/$overlay.dtbo" ||
+		die "fdtoverlay could not apply dts/$overlay.dtso to the virt tree"
+	DTB=$out/$overlay.dtb
+	done_step
+}
+
+# --- 6. guest packages (private apt configuration) ----------------------
+# The mirror is the one the host already uses for Debian; only the suite
+# and architecture differ. Nothing here writes to /etc/apt.
+host_debian_mirror() {
+	local uri
+	uri=${N900_DEBIAN_MIRROR:-}
+	[ -n "$uri" ] && { echo "$uri"; return; }
+	uri=$(apt-get indextargets --format '$(REPO_URI)' 'Identifier: Packages' 2>/dev/null |
+		grep -v -- '-security' | grep -E '/debian/?$' | head -n1 || true)
+	[ -n "$uri" ] || die "cannot find the host's Debian mirror; set N900_DEBIAN_MIRROR"
+	echo "${uri%/}"
+}
+
+guest_packages() {
+	local apt=$CACHE/apt-$GUEST_SUITE-armhf key mirror
+	key=$(echo "$GUEST_SUITE ${GUEST_PACKAGES[*]}" | sha256sum | cut -c1-16)
+	DEBS=$apt/cache/archives
+	[ -f "$apt/.ready-$key" ] && return 0
+	step "downloading guest packages (Debian $GUEST_SUITE armhf): ${GUEST_PACKAGES[*]}"
+	mirror=$(host_debian_mirror)
+	mkdir -p "$apt"/{lists/partial,cache/archives/partial,state,etc/apt.conf.d,etc/preferences.d,etc/sources.list.d}
+	: >"$apt/status"
+	echo "deb [arch=armhf signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $GUEST_SUITE main" \
+		>"$apt/sources.list"
+	cat >"$apt/apt.conf" <<-EOF
+		Dir::State "$apt/state";
+		Dir::State::lists "$apt/lists";
+		Dir::State::status "$apt/status";
+		Dir::Cache "$apt/cache";
+		Dir::Etc::sourcelist "$apt/sources.list";
+		Dir::Etc::sourceparts "$apt/etc/sources.list.d";
+		Dir::Etc::parts "$apt/etc/apt.conf.d";
+		Dir::Etc::preferences "$apt/etc/preferences";
+		Dir::Etc::preferencesparts "$apt/etc/preferences.d";
+		APT::Architecture "armhf";
+		APT::Architectures { "armhf"; };
+		Acquire::Languages "none";
+		APT::Install-Recommends "false";
+		Debug::NoLocking "true";
+	EOF
+	APT_CONFIG=$apt/apt.conf run_logged guest-apt-update apt-get update
+	APT_CONFIG=$apt/apt.conf run_logged guest-apt-download \
+		apt-get -y --download-only install "${GUEST_PACKAGES[@]}"
+	local v
+	v=$(dpkg-deb -f "$DEBS"/v4l-utils_*_armhf.deb Version)
+	case $v in
+	1.30.1*) ;;
+	*) die "guest v4l-utils is $v; the tests need 1.30.1 (Debian $GUEST_SUITE)" ;;
+	esac
+	touch "$apt/.ready-$key"
+	done_step "v4l-utils $v"
+}
+
+# --- 7. guest test programs ---------------------------------------------
+build_guest_tests() {
+	local out=$BUILD/tests src
+	mkdir -p "$out"
+	step "cross-compiling guest tests (tests/*.c)"
+	for src in "$TOP"/tests/guest/*.c; do
+		"${CROSS}gcc" -O2 -Wall -Wextra -Werror -static \
+			-o "$out/$(basename "${src%.c}")" "$src" ||
+			die "cannot compile $src"
+	done
+	done_step
+}
+
+# --- 8. initramfs -------------------------------------------------------
+make_rootfs() {
+	local flavour=$1 mode=$2 root=$BUILD/$flavour/rootfs deb kver
+	step "assembling the initramfs ($flavour)"
+	rm -rf "$root"
+	mkdir -p "$root"
+	# Debian 13 is merged-/usr: /bin, /sbin and /lib are links into /usr.
+	mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,proc,sys,dev,tmp,run,mnt,root}
+	ln -s usr/bin "$root/bin"
+	ln -s usr/sbin "$root/sbin"
+	ln -s usr/lib "$root/lib"
+	for deb in "$DEBS"/*.deb; do
+		dpkg-deb -x "$deb" "$root"
+	done
+	# busybox-static provides /usr/bin/busybox. It cannot run on the host,
+	# so /init installs the applet links itself ("busybox --install -s").
+	ln -sf busybox "$root/usr/bin/sh"
+	# kernel modules and ours, with modules.dep for modprobe
+	kver=$(cat "$KOUT/include/config/kernel.release")
+	kmake INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install \
+		>"$LOGS/modules-install-$flavour.log" 2>&1
+	kmake M="$MOD_OUT/src" INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 \
+		modules_install >>"$LOGS/modules-install-$flavour.log" 2>&1
+	depmod -b "$root" "$kver"
+	# our overlay: /init and friends
+	cp -a "$TOP/rootfs/overlay/." "$root/"
+	mkdir -p "$root/usr/lib/n900/tests" "$root/etc/n900"
+	cp -a "$BUILD/tests/." "$root/usr/lib/n900/tests/"
+	cp -a "$TOP/tests/guest/"*.sh "$root/usr/lib/n900/tests/"
+	cp "$BUILD/dt/topology.expected" "$root/etc/n900/"
+	echo "$mode" >"$root/etc/n900/mode"
+	(cd "$root" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) |
+		gzip -1 >"$BUILD/$flavour/rootfs.cpio.gz"
+	INITRD=$BUILD/$flavour/rootfs.cpio.gz
+	done_step "$(du -h "$INITRD" | cut -f1)"
+}
+
+# --- 9. boot ------------------------------------------------------------
+boot_guest() {
+	local mode=$1 log=$2 extra=${N900_KERNEL_ARGS:-}
+	say "==> booting QEMU (mode $mode, timeout ${BOOT_TIMEOUT}s); console log: $log"
+	if [ "$mode" = shell ]; then
+		qemu_boot "$KOUT/arch/arm/boot/zImage" "$INITRD" "$DTB" \
+			"n900.mode=$mode $extra"
+		return
+	fi
+	local rc=0
+	timeout --foreground -k 10 "$BOOT_TIMEOUT" \
+		bash -c '. "$1"; shift; qemu_boot "$@"' _ "$TOP/board/qemu.sh" \
+		"$KOUT/arch/arm/boot/zImage" "$INITRD" "$DTB" \
+		"n900.mode=$mode $extra" </dev/null | tee "$log" || rc=$?
+	[ "$rc" -ne 124 ] || say "QEMU timed out after ${BOOT_TIMEOUT}s"
+	return 0
+}
+
+build_all() {
+	local flavour=$1 mode=$2
+	mkdir -p "$LOGS" "$BUILD/$flavour"
+	ensure_packages
+	kernel_source
+	kernel_build "$flavour"
+	module_build "$flavour"
+	make_dtb n900
+	step "expected topology from the compiled device tree"
+	"$TOP/tests/dt-topology.sh" "$DTB" >"$BUILD/dt/topology.expected"
+	done_step "$(grep -c '^entity' "$BUILD/dt/topology.expected") entities"
+	guest_packages
+	build_guest_tests
+	make_rootfs "$flavour" "$mode"
+}
+
+cmd_demo() {
+	build_all release demo
+	boot_guest demo "$LOGS/demo-console.log"
+	grep -q '^N900-DEMO-DONE' "$LOGS/demo-console.log" ||
+		die "the demo did not finish; see $LOGS/demo-console.log"
+}
+
+cmd_test() {
+	local t0=$SECONDS
+	build_all debug test
+	boot_guest test "$LOGS/test-console.log"
+	say "boot + tests took $((SECONDS - t0)) s in all"
+	"$TOP/tests/harness.sh" "$LOGS/test-console.log"
+}
+
+cmd_shell() {
+	build_all "${N900_FLAVOUR:-release}" shell
+	say "interactive guest: type 'poweroff -f' to leave (or Ctrl-A x)"
+	boot_guest shell /dev/null
+}
+
+cmd_clean() {
+	say "removing $BUILD"
+	rm -rf "$BUILD"
+	if [ "${1:-}" = --all ]; then
+		say "removing the kernel cache $CACHE"
+		rm -rf "$CACHE"
+	fi
+}
+
+usage() {
+	cat <<-EOF
+		usage: ./build.sh [COMMAND]
+
+		  (none)      build everything (release kernel) and run the demo in QEMU
+		  test        build the debug kernel (KASAN, lockdep, kmemleak, UBSAN)
+		              and run every test suite; ends with "N passed, N failed"
+		  shell       boot the guest with the driver loaded and give a shell
+		  kernel [F]  only build the kernel flavour F (release or debug)
+		  clean       remove build/ ; "clean --all" also drops $CACHE
+		  help        this text
+
+		Environment:
+		  N900_CACHE_DIR      kernel/apt/ccache cache (default $CACHE)
+		  N900_JOBS           parallel make jobs (default $(nproc))
+		  N900_KERNEL_ARGS    extra kernel command line, e.g.
+		                      omap3isp_emu.inject_warn=1
+		  N900_BOOT_TIMEOUT   seconds before QEMU is killed (default $BOOT_TIMEOUT)
+		  N900_DEBIAN_MIRROR  Debian mirror for the guest packages (default:
+		                      the one the host's apt already uses)
+	EOF
+}
+
+main() {
+	local cmd=${1:-demo}
+	[ $# -eq 0 ] || shift
+	case $cmd in
+	demo) cmd_demo ;;
+	test) cmd_test ;;
+	shell) cmd_shell ;;
+	clean) cmd_clean "$@" ;;
+	kernel)
+		mkdir -p "$LOGS"
+		ensure_packages
+		kernel_source
+		kernel_build "${1:-release}"
+		;;
+	help | -h | --help) usage ;;
+	*) usage >&2; die "unknown command '$cmd'" ;;
+	esac
+}
+
+main "$@"

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * isp.h - shared declarations of the emulated OMAP3 ISP (N900 camera)
+ *
+ * Every ISP block (CSI2a, CCP2, CCDC, LSC, WB, preview, resizer, H3A AEWB,
+ * H3A AF, histogram) is a child node of the ISP in the device tree, gets its
+ * own platform device, and registers a V4L2 subdevice through v4l2-async.
+ * The block files only describe their block (struct isp_block_type); the
+ * generic code in isp_entity.c turns a description into a subdevice.
+ */
+#ifndef N900_ISP_H
+#define N900_ISP_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/platform_device.h>
+#include <linux/spinlock.h>
+#include <media/media-device.h>
+#include <media/v4l2-async.h>
+#include <media/v4l2-dev.h>
+#include <media/v4l2-device.h>
+#include <media/v4l2-subdev.h>
+#include <media/videobuf2-v4l2.h>
+
+#define ISP_DRIVER_NAME		"n900-isp"
+#define ISP_MODEL		"TI OMAP3 ISP (N900 emulation)"
+
+#define ISP_MAX_PADS		4
+
+/* Frame size limits shared by every block (OMAP3 ISP TRM, 12.2.x). */
+#define ISP_MIN_WIDTH		32
+#define ISP_MIN_HEIGHT		32
+#define ISP_MAX_WIDTH		4096
+#define ISP_MAX_HEIGHT		4096
+#define ISP_DEF_WIDTH		640
+#define ISP_DEF_HEIGHT		480
+
+/* Device tree properties of an endpoint that set the link flags. */
+#define ISP_DT_LINK_ENABLED	"n900emu,link-enabled"
+#define ISP_DT_LINK_IMMUTABLE	"n900emu,link-immutable"
+
+/**
+ * struct isp_block_type - what distinguishes one kind of ISP block
+ * @name: default entity name, overridden by the node's "label" property
+ * @function: media entity function (MEDIA_ENT_F_*)
+ * @num_pads: number of pads; DT port N is pad N
+ * @pad_flags: MEDIA_PAD_FL_* of each pad
+ * @codes: media bus codes the block accepts on its pads
+ * @num_codes: number of entries in @codes
+ */
+struct isp_block_type {
+	const char *name;
+	u32 function;
+	unsigned int num_pads;
+	unsigned long pad_flags[ISP_MAX_PADS];
+	const u32 *codes;
+	unsigned int num_codes;
+};
+
+/**
+ * struct isp_block - one ISP block instance, a V4L2 subdevice
+ * @sd: the subdevice; its entity is the block's media entity
+ * @pads: media pads, @type->num_pads of them are used
+ * @type: the block description
+ */
+struct isp_block {
+	struct v4l2_subdev sd;
+	struct media_pad pads[ISP_MAX_PADS];
+	const struct isp_block_type *type;
+};
+
+extern const struct isp_block_type isp_csi2_type;
+extern const struct isp_block_type isp_ccp2_type;
+extern const struct isp_block_type isp_ccdc_type;
+extern const struct isp_block_type isp_lsc_type;
+extern const struct isp_block_type isp_wb_type;
+extern const struct isp_block_type isp_preview_type;
+extern const struct isp_block_type isp_resizer_type;
+extern const struct isp_block_type isp_h3a_aewb_type;
+extern const struct isp_block_type isp_h3a_af_type;
+extern const struct isp_block_type isp_hist_type;
+
+extern struct platform_driver isp_block_driver;
+
+/**
+ * struct isp_buffer - a video buffer queued on an ISP video node
+ * @vb: the vb2 buffer
+ * @list: entry in &isp_video.dmaqueue
+ */
+struct isp_buffer {
+	struct vb2_v4l2_buffer vb;
+	struct list_head list;
+};
+
+/**
+ * struct isp_video - a memory input or output of the ISP (/dev/videoN)
+ * @vdev: the video device
+ * @pad: its single pad: a sink for capture nodes, a source for output nodes
+ * @queue: vb2 queue
+ * @lock: serialises ioctls and the queue
+ * @format: current pixel format
+ * @pipe: media pipeline started at STREAMON
+ * @fwnode: the DT node that describes this video node
+ * @isp: the ISP it belongs to
+ * @irqlock: protects @dmaqueue
+ * @dmaqueue: buffers queued by userspace, not yet processed
+ */
+struct isp_video {
+	struct video_device vdev;
+	struct media_pad pad;
+	struct vb2_queue queue;
+	struct mutex lock;
+	struct v4l2_pix_format format;
+	struct media_pipeline pipe;
+	struct fwnode_handle *fwnode;
+	struct isp_device *isp;
+	spinlock_t irqlock;
+	struct list_head dmaqueue;
+};
+
+/**
+ * struct isp_device - the emulated OMAP3 ISP
+ * @dev: the ISP platform device
+ * @mdev: media device (/dev/mediaN)
+ * @v4l2_dev: V4L2 device every subdevice registers with
+ * @notifier: v4l2-async notifier collecting every device of the graph
+ * @videos: video nodes, created from the DT children "n900emu,isp-video"
+ * @num_videos: number of entries in @videos
+ * @registered: the media device and subdevice nodes are registered
+ */
+struct isp_device {
+	struct device *dev;
+	struct media_device mdev;
+	struct v4l2_device v4l2_dev;
+	struct v4l2_async_notifier notifier;
+	struct isp_video *videos;
+	unsigned int num_videos;
+	bool registered;
+};
+
+/* isp_entity.c */
+struct media_entity *isp_find_entity(struct isp_device *isp,
+				     struct fwnode_handle *fwnode);
+int isp_create_links(struct isp_device *isp, struct media_entity *entity,
+		     struct fwnode_handle *fwnode);
+int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
+		   const struct media_pad *remote, u32 flags);
+
+/* ispvideo.c */
+int isp_video_init(struct isp_device *isp, struct isp_video *video,
+		   struct fwnode_handle *fwnode);
+int isp_video_register(struct isp_video *video);
+void isp_video_unregister(struct isp_video *video);
+
+#endif /* N900_ISP_H */

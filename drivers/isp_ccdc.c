@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isp_ccdc.c - OMAP3 ISP CCDC
+ *
+ * The CCD controller: raw data in from CSI2a, CCP2 or the parallel port;
+ * out through the video port (VP) to lens shading, the statistics engines
+ * and the resizer, and through the output formatter (OF) to memory
+ * ("CCDC output").
+ */
+
+#include "isp.h"
+
+enum {
+	CCDC_PAD_SINK,
+	CCDC_PAD_SOURCE_VP,
+	CCDC_PAD_SOURCE_OF,
+	CCDC_PADS_NUM
+};
+
+static const u32 ccdc_codes[] = {
+	MEDIA_BUS_FMT_SGRBG10_1X10,
+	MEDIA_BUS_FMT_SGRBG8_1X8,
+	MEDIA_BUS_FMT_YUYV8_1X16,
+	MEDIA_BUS_FMT_UYVY8_1X16,
+};
+
+const struct isp_block_type isp_ccdc_type = {
+	.name = "OMAP3 ISP CCDC",
+	.function = MEDIA_ENT_F_PROC_VIDEO_PIXEL_FORMATTER,
+	.num_pads = CCDC_PADS_NUM,
+	.pad_flags = {
+		[CCDC_PAD_SINK] = MEDIA_PAD_FL_SINK | MEDIA_PAD_FL_MUST_CONNECT,
+		[CCDC_PAD_SOURCE_VP] = MEDIA_PAD_FL_SOURCE,
+		[CCDC_PAD_SOURCE_OF] = MEDIA_PAD_FL_SOURCE,
+	},
+	.codes = ccdc_codes,
+	.num_codes = ARRAY_SIZE(ccdc_codes),
+};

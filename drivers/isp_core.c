@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isp_core.c - emulated TI OMAP3 ISP with the Nokia N900 cameras
+ *
+ * The N900 camera pipeline as dts/n900.dtso describes it (the topology is
+ * data: this file builds whatever graph the device tree gives):
+ *
+ *  et8ek8 ----+                        +-> [CSI2a output]
+ *  (+ ad5820, |                        |
+ *   adp1653)  +-> video-bus-switch     CSI2a --+
+ *  vs6555 ----+        |                       |
+ *                      v                       v
+ *  [CCP2 input] ---> CCP2 ---------------> CCDC --OF--> [CCDC output]
+ *                                            |
+ *                  +-----------VP------------+---> AEWB, AF, histogram
+ *                  v                         |
+ *                 LSC --> WB --> preview <---+----- [preview input]
+ *                                  |  |      |
+ *               [preview output] <-+  +-> resizer <-- [resizer input]
+ *                                            |
+ *                                            +-> [resizer output]
+ *
+ *  name    : a V4L2 subdevice (/dev/v4l-subdevN), one platform device each
+ *  [name]  : a video node (/dev/videoN) for a memory input or output
+ *
+ * Probe: the ISP node's children become platform devices. The ISP walks the
+ * OF graph from its children and adds every device it reaches (blocks,
+ * switch, sensors) to one v4l2-async notifier; sensors add their lens and
+ * flash through their own sub-notifier ("lens-focus", "flash-leds"). Each
+ * entity's links are created when it binds, from its endpoints, so any
+ * probe order gives the same graph. /dev/mediaN appears once all are bound.
+ */
+
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/of_graph.h>
+#include <linux/of_platform.h>
+#include <linux/property.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+#include <media/v4l2-mc.h>
+
+#include "isp.h"
+
+static bool inject_warn;
+module_param(inject_warn, bool, 0444);
+MODULE_PARM_DESC(inject_warn,
+		 "Emit a kernel WARNING at probe (checks that the test harness catches splats)");
+
+static inline struct isp_device *notifier_to_isp(struct v4l2_async_notifier *n)
+{
+	return container_of(n, struct isp_device, notifier);
+}
+
+static bool is_video_node(struct device_node *np)
+{
+	return of_device_is_compatible(np, "n900emu,isp-video");
+}
+
+/* -----------------------------------------------------------------------------
+ * v4l2-async
+ */
+
+static int isp_subdev_bound(struct v4l2_async_notifier *notifier,
+			    struct v4l2_subdev *sd,
+			    struct v4l2_async_connection *asc)
+{
+	struct isp_device *isp = notifier_to_isp(notifier);
+
+	dev_dbg(isp->dev, "bound %s\n", sd->name);
+	return isp_create_links(isp, &sd->entity, sd->fwnode);
+}
+
+static int isp_subdev_complete(struct v4l2_async_notifier *notifier)
+{
+	struct isp_device *isp = notifier_to_isp(notifier);
+	int ret;
+
+	ret = v4l2_device_register_subdev_nodes(&isp->v4l2_dev);
+	if (ret)
+		return ret;
+	if (isp->registered)
+		return 0;	/* a subdevice came back after an unbind */
+
+	ret = media_device_register(&isp->mdev);
+	if (ret)
+		return ret;
+	isp->registered = true;
+	dev_info(isp->dev, "%s: %u entities, %s\n", isp->mdev.model,
+		 isp->mdev.entity_internal_idx_max, dev_name(&isp->mdev.devnode->dev));
+	return 0;
+}
+
+static const struct v4l2_async_notifier_operations isp_async_ops = {
+	.bound = isp_subdev_bound,
+	.complete = isp_subdev_complete,
+};
+
+/**
+ * struct node_stack - the device nodes still to visit in isp_collect_graph()
+ * @nodes: node pointers, each holding a reference
+ * @n: number of entries in use
+ * @max: allocated entries
+ */
+struct node_stack {
+	struct device_node **nodes;
+	unsigned int n;
+	unsigned int max;
+};
+
+/* Push @np (consuming its reference); drop it on failure. */
+static int node_stack_push(struct node_stack *st, struct device_node *np)
+{
+	if (st->n == st->max) {
+		unsigned int max = st->max ? st->max * 2 : 32;
+		struct device_node **nodes;
+
+		nodes = krealloc_array(st->nodes, max, sizeof(*nodes), GFP_KERNEL);
+		if (!nodes) {
+			of_node_put(np);
+			return -ENOMEM;
+		}
+		st->nodes = nodes;
+		st->max = max;
+	}
+	st->nodes[st->n++] = np;
+	return 0;
+}
+
+/*
+ * Add every device node reachable over the OF graph from the ISP's block
+ * children to the notifier. The walk is iterative (a chain of stress
+ * entities may be thousands deep) and keeps the visited nodes in an xarray
+ * indexed by node address.
+ */
+static int isp_collect_graph(struct isp_device *isp)
+{
+	struct node_stack st = {};
+	struct device_node *np, *child, *ep, *remote;
+	struct v4l2_async_connection *asc;
+	struct xarray visited;
+	int ret = 0;
+
+	xa_init(&visited);
+	for_each_available_child_of_node(isp->dev->of_node, child) {
+		if (!of_property_present(child, "compatible") ||
+		    is_video_node(child))
+			continue;
+		ret = node_stack_push(&st, of_node_get(child));
+		if (ret) {
+			of_node_put(child);
+			goto out;
+		}
+	}
+
+	while (st.n) {
+		np = st.nodes[--st.n];
+		ret = xa_insert(&visited, (unsigned long)np, np, GFP_KERNEL);
+		if (ret) {
+			of_node_put(np);
+			if (ret != -EBUSY)
+				goto out;
+			ret = 0;
+			continue;	/* already visited */
+		}
+		asc = v4l2_async_nf_add_fwnode(&isp->notifier, of_fwnode_handle(np),
+					       struct v4l2_async_connection);
+		if (IS_ERR(asc)) {
+			ret = PTR_ERR(asc);
+			of_node_put(np);
+			goto out;
+		}
+
+		for_each_endpoint_of_node(np, ep) {
+			remote = of_graph_get_remote_port_parent(ep);
+			if (!remote) {
+				dev_err(isp->dev, "%pOF: remote-endpoint missing or dangling\n",
+					ep);
+				ret = -EINVAL;
+			} else if (is_video_node(remote) ||
+				   !of_device_is_available(remote)) {
+				of_node_put(remote);
+				continue;
+			} else {
+				ret = node_stack_push(&st, remote);
+			}
+			if (ret) {
+				of_node_put(ep);
+				break;
+			}
+		}
+		of_node_put(np);
+		if (ret)
+			goto out;
+	}
+out:
+	while (st.n)
+		of_node_put(st.nodes[--st.n]);
+	kfree(st.nodes);
+	xa_destroy(&visited);
+	return ret;
+}
+
+/* -----------------------------------------------------------------------------
+ * Video nodes
+ */
+
+static int isp_create_videos(struct isp_device *isp)
+{
+	struct device_node *child;
+	unsigned int i = 0;
+	int ret;
+
+	for_each_available_child_of_node(isp->dev->of_node, child)
+		isp->num_videos += is_video_node(child);
+
+	isp->videos = devm_kcalloc(isp->dev, isp->num_videos,
+				   sizeof(*isp->videos), GFP_KERNEL);
+	if (!isp->videos)
+		return -ENOMEM;
+
+	for_each_available_child_of_node(isp->dev->of_node, child) {
+		if (!is_video_node(child))
+			continue;
+		ret = isp_video_init(isp, &isp->videos[i], of_fwnode_handle(child));
+		if (!ret)
+			ret = isp_video_register(&isp->videos[i]);
+		if (ret) {
+			of_node_put(child);
+			goto err;
+		}
+		i++;
+	}
+	return 0;
+
+err:
+	while (i--)
+		isp_video_unregister(&isp->videos[i]);
+	return ret;
+}
+
+static void isp_remove_videos(struct isp_device *isp)
+{
+	unsigned int i;
+
+	for (i = 0; i < isp->num_videos; i++)
+		isp_video_unregister(&isp->videos[i]);
+}
+
+/* -----------------------------------------------------------------------------
+ * Initialization and Cleanup
+ */
+
+static const struct media_device_ops isp_media_ops = {
+	.link_notify = v4l2_pipeline_link_notify,
+};
+
+static int isp_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct isp_device *isp;
+	const char *model;
+	int ret;
+
+	WARN(inject_warn, "%s: warning injected on request (inject_warn=1)\n",
+	     dev_name(dev));
+
+	isp = devm_kzalloc(dev, sizeof(*isp), GFP_KERNEL);
+	if (!isp)
+		return -ENOMEM;
+	isp->dev = dev;
+	platform_set_drvdata(pdev, isp);
+
+	if (device_property_read_string(dev, "label", &model))
+		model = ISP_MODEL;
+	isp->mdev.dev = dev;
+	isp->mdev.ops = &isp_media_ops;
+	strscpy(isp->mdev.model, model, sizeof(isp->mdev.model));
+	snprintf(isp->mdev.bus_info, sizeof(isp->mdev.bus_info), "platform:%s",
+		 dev_name(dev));
+	isp->mdev.hw_revision = 0x15;	/* OMAP3430 ES1.5-ish ISP_REVISION */
+	media_device_init(&isp->mdev);
+
+	isp->v4l2_dev.mdev = &isp->mdev;
+	ret = v4l2_device_register(dev, &isp->v4l2_dev);
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot register v4l2 device\n",
+			      dev->of_node);
+		goto err_media;
+	}
+
+	ret = isp_create_videos(isp);
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot create video nodes\n",
+			      dev->of_node);
+		goto err_v4l2;
+	}
+
+	v4l2_async_nf_init(&isp->notifier, &isp->v4l2_dev);
+	isp->notifier.ops = &isp_async_ops;
+	ret = isp_collect_graph(isp);
+	if (ret)
+		goto err_notifier;
+	ret = v4l2_async_nf_register(&isp->notifier);
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot register notifier\n",
+			      dev->of_node);
+		goto err_notifier;
+	}
+
+	ret = devm_of_platform_populate(dev);
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot populate ISP blocks\n",
+			      dev->of_node);
+		goto err_unregister;
+	}
+	return 0;
+
+err_unregister:
+	v4l2_async_nf_unregister(&isp->notifier);
+err_notifier:
+	v4l2_async_nf_cleanup(&isp->notifier);
+	isp_remove_videos(isp);
+err_v4l2:
+	v4l2_device_unregister(&isp->v4l2_dev);
+err_media:
+	media_device_cleanup(&isp->mdev);
+	return ret;
+}
+
+static void isp_remove(struct platform_device *pdev)
+{
+	struct isp_device *isp = platform_get_drvdata(pdev);
+
+	v4l2_async_nf_unregister(&isp->notifier);
+	v4l2_async_nf_cleanup(&isp->notifier);
+	if (isp->registered)
+		media_device_unregister(&isp->mdev);
+	isp_remove_videos(isp);
+	v4l2_device_unregister(&isp->v4l2_dev);
+	media_device_cleanup(&isp->mdev);
+}
+
+static const struct of_device_id isp_of_match[] = {
+	{ .compatible = "n900emu,omap3-isp" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, isp_of_match);
+
+static struct platform_driver isp_driver = {
+	.probe = isp_probe,
+	.remove = isp_remove,
+	.driver = {
+		.name = ISP_DRIVER_NAME,
+		.of_match_table = isp_of_match,
+	},
+};
+
+static struct platform_driver * const isp_drivers[] = {
+	&isp_block_driver,
+	&isp_driver,
+};
+
+static int __init isp_init(void)
+{
+	return platform_register_drivers(isp_drivers, ARRAY_SIZE(isp_drivers));
+}
+module_init(isp_init);
+
+static void __exit isp_exit(void)
+{
+	platform_unregister_drivers(isp_drivers, ARRAY_SIZE(isp_drivers));
+}
+module_exit(isp_exit);
+
+MODULE_DESCRIPTION("Emulated TI OMAP3 ISP with the Nokia N900 camera topology");
+MODULE_LICENSE("GPL");

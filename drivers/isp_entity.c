@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isp_entity.c - the generic ISP block: a V4L2 subdevice built from a
+ * struct isp_block_type and a device tree node, and the links between
+ * entities built from the OF graph.
+ */
+
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/property.h>
+#include <media/v4l2-fwnode.h>
+
+#include "isp.h"
+
+static inline struct isp_block *to_isp_block(struct v4l2_subdev *sd)
+{
+	return container_of(sd, struct isp_block, sd);
+}
+
+/* -----------------------------------------------------------------------------
+ * Formats
+ */
+
+static bool code_is_bayer(u32 code)
+{
+	switch (code) {
+	case MEDIA_BUS_FMT_SGRBG10_1X10:
+	case MEDIA_BUS_FMT_SGRBG8_1X8:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void fill_format(struct v4l2_mbus_framefmt *fmt, u32 code,
+			u32 width, u32 height)
+{
+	fmt->code = code;
+	fmt->width = clamp_t(u32, width, ISP_MIN_WIDTH, ISP_MAX_WIDTH);
+	fmt->height = clamp_t(u32, height, ISP_MIN_HEIGHT, ISP_MAX_HEIGHT);
+	fmt->field = V4L2_FIELD_NONE;
+	fmt->colorspace = code_is_bayer(code) ? V4L2_COLORSPACE_RAW :
+						V4L2_COLORSPACE_SRGB;
+	fmt->ycbcr_enc = V4L2_YCBCR_ENC_DEFAULT;
+	fmt->quantization = V4L2_QUANTIZATION_DEFAULT;
+	fmt->xfer_func = V4L2_XFER_FUNC_DEFAULT;
+	fmt->flags = 0;
+}
+
+static bool block_has_code(const struct isp_block_type *type, u32 code)
+{
+	unsigned int i;
+
+	for (i = 0; i < type->num_codes; i++)
+		if (type->codes[i] == code)
+			return true;
+	return false;
+}
+
+/* -----------------------------------------------------------------------------
+ * Pad Ops
+ */
+
+static int block_enum_mbus_code(struct v4l2_subdev *sd,
+				struct v4l2_subdev_state *state,
+				struct v4l2_subdev_mbus_code_enum *code)
+{
+	const struct isp_block_type *type = to_isp_block(sd)->type;
+
+	if (code->index >= type->num_codes)
+		return -EINVAL;
+	code->code = type->codes[code->index];
+	return 0;
+}
+
+static int block_enum_frame_size(struct v4l2_subdev *sd,
+				 struct v4l2_subdev_state *state,
+				 struct v4l2_subdev_frame_size_enum *fse)
+{
+	const struct isp_block_type *type = to_isp_block(sd)->type;
+
+	if (fse->index || !block_has_code(type, fse->code))
+		return -EINVAL;
+	fse->min_width = ISP_MIN_WIDTH;
+	fse->min_height = ISP_MIN_HEIGHT;
+	fse->max_width = ISP_MAX_WIDTH;
+	fse->max_height = ISP_MAX_HEIGHT;
+	return 0;
+}
+
+/*
+ * A block passes its sink format through to its source pads: a format set
+ * on a sink pad propagates, a source pad reports what its sink gives it.
+ */
+static int block_set_fmt(struct v4l2_subdev *sd,
+			 struct v4l2_subdev_state *state,
+			 struct v4l2_subdev_format *format)
+{
+	struct isp_block *block = to_isp_block(sd);
+	const struct isp_block_type *type = block->type;
+	struct v4l2_mbus_framefmt *fmt;
+	unsigned int i;
+	u32 code;
+
+	fmt = v4l2_subdev_state_get_format(state, format->pad);
+	if (!fmt)
+		return -EINVAL;
+
+	if (block->pads[format->pad].flags & MEDIA_PAD_FL_SOURCE) {
+		bool has_sink = false;
+
+		for (i = 0; i < type->num_pads; i++)
+			has_sink |= !!(type->pad_flags[i] & MEDIA_PAD_FL_SINK);
+		if (has_sink) {
+			format->format = *fmt;
+			return 0;
+		}
+	}
+
+	code = format->format.code;
+	if (!block_has_code(type, code))
+		code = type->codes[0];
+	fill_format(fmt, code, format->format.width, format->format.height);
+	format->format = *fmt;
+
+	if (!(block->pads[format->pad].flags & MEDIA_PAD_FL_SINK))
+		return 0;
+	for (i = 0; i < type->num_pads; i++) {
+		if (!(type->pad_flags[i] & MEDIA_PAD_FL_SOURCE))
+			continue;
+		*v4l2_subdev_state_get_format(state, i) = *fmt;
+	}
+	return 0;
+}
+
+static int block_init_state(struct v4l2_subdev *sd,
+			    struct v4l2_subdev_state *state)
+{
+	const struct isp_block_type *type = to_isp_block(sd)->type;
+	unsigned int i;
+
+	for (i = 0; i < type->num_pads; i++)
+		fill_format(v4l2_subdev_state_get_format(state, i),
+			    type->codes[0], ISP_DEF_WIDTH, ISP_DEF_HEIGHT);
+	return 0;
+}
+
+static const struct v4l2_subdev_pad_ops block_pad_ops = {
+	.enum_mbus_code = block_enum_mbus_code,
+	.enum_frame_size = block_enum_frame_size,
+	.get_fmt = v4l2_subdev_get_fmt,
+	.set_fmt = block_set_fmt,
+	.link_validate = v4l2_subdev_link_validate_default,
+};
+
+/* -----------------------------------------------------------------------------
+ * Subdev Ops
+ */
+
+static const struct v4l2_subdev_ops block_subdev_ops = {
+	.pad = &block_pad_ops,
+};
+
+static const struct v4l2_subdev_internal_ops block_internal_ops = {
+	.init_state = block_init_state,
+};
+
+/* -----------------------------------------------------------------------------
+ * Entity Ops
+ */
+
+/**
+ * isp_link_setup() - enforce one enabled input per sink pad
+ * @entity: the entity whose link changes
+ * @local: the pad of @entity at this end of the link
+ * @remote: the pad at the other end
+ * @flags: the requested link flags
+ *
+ * A sink pad of the OMAP3 ISP takes data from one source at a time, so
+ * enabling a second link into a sink pad that already has an enabled one
+ * fails with -EBUSY, as on the real hardware.
+ *
+ * Return: 0 or -EBUSY.
+ */
+int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
+		   const struct media_pad *remote, u32 flags)
+{
+	struct media_link *link;
+
+	if (!(local->flags & MEDIA_PAD_FL_SINK) ||
+	    !(flags & MEDIA_LNK_FL_ENABLED))
+		return 0;
+
+	for_each_media_entity_data_link(entity, link) {
+		if (link->sink != local || link->source == remote)
+			continue;
+		if (link->flags & MEDIA_LNK_FL_ENABLED)
+			return -EBUSY;
+	}
+	return 0;
+}
+
+static const struct media_entity_operations block_entity_ops = {
+	.link_setup = isp_link_setup,
+	.link_validate = v4l2_subdev_link_validate,
+};
+
+/* -----------------------------------------------------------------------------
+ * Links from the OF graph
+ */
+
+/**
+ * isp_find_entity() - find the media entity a DT node describes
+ * @isp: the ISP device
+ * @fwnode: a device node (the parent of ports/endpoints)
+ *
+ * Return: the video node's or bound subdevice's entity, or NULL when no
+ * entity for @fwnode is registered (yet).
+ */
+struct media_entity *isp_find_entity(struct isp_device *isp,
+				     struct fwnode_handle *fwnode)
+{
+	struct v4l2_subdev *sd;
+	unsigned int i;
+
+	for (i = 0; i < isp->num_videos; i++)
+		if (isp->videos[i].fwnode == fwnode)
+			return &isp->videos[i].vdev.entity;
+
+	list_for_each_entry(sd, &isp->v4l2_dev.subdevs, list)
+		if (sd->fwnode == fwnode)
+			return &sd->entity;
+	return NULL;
+}
+
+static u32 endpoint_link_flags(struct fwnode_handle *ep)
+{
+	u32 flags = 0;
+
+	if (fwnode_property_read_bool(ep, ISP_DT_LINK_ENABLED))
+		flags |= MEDIA_LNK_FL_ENABLED;
+	if (fwnode_property_read_bool(ep, ISP_DT_LINK_IMMUTABLE))
+		flags |= MEDIA_LNK_FL_IMMUTABLE;
+	return flags;
+}
+
+static bool sink_has_enabled_link(struct media_pad *sink)
+{
+	struct media_link *link;
+
+	for_each_media_entity_data_link(sink->entity, link)
+		if (link->sink == sink && (link->flags & MEDIA_LNK_FL_ENABLED))
+			return true;
+	return false;
+}
+
+static int create_endpoint_link(struct isp_device *isp,
+				struct media_entity *entity,
+				struct fwnode_handle *ep)
+{
+	struct fwnode_handle *rep, *rparent, *back;
+	struct v4l2_fwnode_endpoint vep = {}, rvep = {};
+	struct media_entity *remote;
+	struct media_pad *lpad, *rpad, *src, *sink;
+	u32 flags;
+	int ret = 0;
+
+	fwnode_graph_parse_endpoint(ep, &vep.base);
+	if (vep.base.port >= entity->num_pads) {
+		dev_err(isp->dev, "%pfw: port %u, but %s has %u pads\n",
+			ep, vep.base.port, entity->name, entity->num_pads);
+		return -EINVAL;
+	}
+
+	rep = fwnode_graph_get_remote_endpoint(ep);
+	if (!rep) {
+		dev_err(isp->dev, "%pfw: no remote-endpoint\n", ep);
+		return -EINVAL;
+	}
+
+	back = fwnode_graph_get_remote_endpoint(rep);
+	fwnode_handle_put(back);
+	if (back != ep) {
+		dev_err(isp->dev, "%pfw: remote-endpoint %pfw does not point back\n",
+			ep, rep);
+		ret = -EINVAL;
+		goto put_rep;
+	}
+
+	rparent = fwnode_graph_get_port_parent(rep);
+	remote = isp_find_entity(isp, rparent);
+	fwnode_handle_put(rparent);
+	if (!remote || remote == entity)
+		goto put_rep;	/* linked when the remote end binds */
+
+	fwnode_graph_parse_endpoint(rep, &rvep.base);
+	if (rvep.base.port >= remote->num_pads) {
+		dev_err(isp->dev, "%pfw: port %u, but %s has %u pads\n",
+			rep, rvep.base.port, remote->name, remote->num_pads);
+		ret = -EINVAL;
+		goto put_rep;
+	}
+
+	lpad = &entity->pads[vep.base.port];
+	rpad = &remote->pads[rvep.base.port];
+	if ((lpad->flags & MEDIA_PAD_FL_SOURCE) &&
+	    (rpad->flags & MEDIA_PAD_FL_SINK)) {
+		src = lpad;
+		sink = rpad;
+	} else if ((lpad->flags & MEDIA_PAD_FL_SINK) &&
+		   (rpad->flags & MEDIA_PAD_FL_SOURCE)) {
+		src = rpad;
+		sink = lpad;
+	} else {
+		dev_err(isp->dev, "%pfw -> %pfw: link must join a source pad to a sink pad\n",
+			ep, rep);
+		ret = -EINVAL;
+		goto put_rep;
+	}
+
+	flags = endpoint_link_flags(ep) | endpoint_link_flags(rep);
+	if ((flags & MEDIA_LNK_FL_IMMUTABLE) && !(flags & MEDIA_LNK_FL_ENABLED)) {
+		dev_err(isp->dev, "%pfw: an immutable link must be enabled\n", ep);
+		ret = -EINVAL;
+		goto put_rep;
+	}
+	if ((flags & MEDIA_LNK_FL_ENABLED) && sink_has_enabled_link(sink)) {
+		dev_err(isp->dev, "%pfw: %s pad %u already has an enabled input\n",
+			ep, sink->entity->name, sink->index);
+		ret = -EINVAL;
+		goto put_rep;
+	}
+
+	ret = media_create_pad_link(src->entity, src->index, sink->entity,
+				    sink->index, flags);
+	if (ret)
+		dev_err(isp->dev, "%pfw: cannot link %s:%u -> %s:%u (%d)\n", ep,
+			src->entity->name, src->index, sink->entity->name,
+			sink->index, ret);
+put_rep:
+	fwnode_handle_put(rep);
+	return ret;
+}
+
+/**
+ * isp_create_links() - create the links of one entity from the OF graph
+ * @isp: the ISP device
+ * @entity: the entity just registered
+ * @fwnode: the DT node that describes @entity
+ *
+ * Every endpoint of @fwnode whose remote entity is already registered
+ * becomes a data link; the others are created when their remote end is
+ * registered, so the result does not depend on probe order. Port N is pad
+ * N. The flags come from the "n900emu,link-enabled" and
+ * "n900emu,link-immutable" properties of either endpoint.
+ *
+ * Return: 0, or a negative errno after a dev_err() naming the endpoint.
+ */
+int isp_create_links(struct isp_device *isp, struct media_entity *entity,
+		     struct fwnode_handle *fwnode)
+{
+	struct fwnode_handle *ep;
+	int ret;
+
+	fwnode_graph_for_each_endpoint(fwnode, ep) {
+		ret = create_endpoint_link(isp, entity, ep);
+		if (ret) {
+			fwnode_handle_put(ep);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* -----------------------------------------------------------------------------
+ * Initialization and Cleanup
+ */
+
+static int block_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	const struct isp_block_type *type = device_get_match_data(dev);
+	struct isp_block *block;
+	struct v4l2_subdev *sd;
+	const char *label;
+	unsigned int i;
+	int ret;
+
+	block = devm_kzalloc(dev, sizeof(*block), GFP_KERNEL);
+	if (!block)
+		return -ENOMEM;
+	block->type = type;
+
+	sd = &block->sd;
+	v4l2_subdev_init(sd, &block_subdev_ops);
+	sd->internal_ops = &block_internal_ops;
+	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE;
+	sd->dev = dev;
+	sd->fwnode = dev_fwnode(dev);
+	sd->owner = THIS_MODULE;
+	if (device_property_read_string(dev, "label", &label))
+		label = type->name;
+	strscpy(sd->name, label, sizeof(sd->name));
+	v4l2_set_subdevdata(sd, block);
+
+	sd->entity.function = type->function;
+	sd->entity.ops = &block_entity_ops;
+	for (i = 0; i < type->num_pads; i++)
+		block->pads[i].flags = type->pad_flags[i];
+	ret = media_entity_pads_init(&sd->entity, type->num_pads, block->pads);
+	if (ret)
+		return dev_err_probe(dev, ret, "%pOF: cannot init pads\n",
+				     dev->of_node);
+
+	ret = v4l2_subdev_init_finalize(sd);
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot init state\n", dev->of_node);
+		goto err_entity;
+	}
+
+	ret = v4l2_async_register_subdev(sd);
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
+			      dev->of_node);
+		goto err_state;
+	}
+	platform_set_drvdata(pdev, block);
+	return 0;
+
+err_state:
+	v4l2_subdev_cleanup(sd);
+err_entity:
+	media_entity_cleanup(&sd->entity);
+	return ret;
+}
+
+static void block_remove(struct platform_device *pdev)
+{
+	struct isp_block *block = platform_get_drvdata(pdev);
+
+	v4l2_async_unregister_subdev(&block->sd);
+	v4l2_subdev_cleanup(&block->sd);
+	media_entity_cleanup(&block->sd.entity);
+}
+
+static const struct of_device_id block_of_match[] = {
+	{ .compatible = "n900emu,isp-csi2", .data = &isp_csi2_type },
+	{ .compatible = "n900emu,isp-ccp2", .data = &isp_ccp2_type },
+	{ .compatible = "n900emu,isp-ccdc", .data = &isp_ccdc_type },
+	{ .compatible = "n900emu,isp-lsc", .data = &isp_lsc_type },
+	{ .compatible = "n900emu,isp-wb", .data = &isp_wb_type },
+	{ .compatible = "n900emu,isp-preview", .data = &isp_preview_type },
+	{ .compatible = "n900emu,isp-resizer", .data = &isp_resizer_type },
+	{ .compatible = "n900emu,isp-h3a-aewb", .data = &isp_h3a_aewb_type },
+	{ .compatible = "n900emu,isp-h3a-af", .data = &isp_h3a_af_type },
+	{ .compatible = "n900emu,isp-hist", .data = &isp_hist_type },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, block_of_match);
+
+struct platform_driver isp_block_driver = {
+	.probe = block_probe,
+	.remove = block_remove,
+	.driver = {
+		.name = "n900-isp-block",
+		.of_match_table = block_of_match,
+	},
+};

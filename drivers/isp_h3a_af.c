@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isp_h3a_af.c - OMAP3 ISP AF
+ *
+ * H3A autofocus statistics: high-pass focus values of the raw frame from
+ * the CCDC video port.
+ */
+
+#include "isp.h"
+
+enum {
+	AF_PAD_SINK,
+	AF_PADS_NUM
+};
+
+static const u32 h3a_af_codes[] = {
+	MEDIA_BUS_FMT_SGRBG10_1X10,
+	MEDIA_BUS_FMT_SGRBG8_1X8,
+};
+
+const struct isp_block_type isp_h3a_af_type = {
+	.name = "OMAP3 ISP AF",
+	.function = MEDIA_ENT_F_PROC_VIDEO_STATISTICS,
+	.num_pads = AF_PADS_NUM,
+	.pad_flags = {
+		[AF_PAD_SINK] = MEDIA_PAD_FL_SINK | MEDIA_PAD_FL_MUST_CONNECT,
+	},
+	.codes = h3a_af_codes,
+	.num_codes = ARRAY_SIZE(h3a_af_codes),
+};

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ispvideo.c - ISP video nodes: the memory inputs and outputs
+ *
+ * Each "n900emu,isp-video" child of the ISP is one /dev/videoN. A node whose
+ * "n900emu,direction" is "capture" receives frames from the block its port
+ * links to; an "output" node feeds frames from memory into a block.
+ */
+
+#include <linux/property.h>
+#include <media/v4l2-ioctl.h>
+#include <media/v4l2-mc.h>
+#include <media/videobuf2-vmalloc.h>
+
+#include "isp.h"
+
+/**
+ * struct isp_video_format - a pixel format of the ISP video nodes
+ * @pixelformat: V4L2 pixel format
+ * @code: the media bus code of the pad it comes from or goes to
+ * @bpp: bytes per pixel in memory
+ * @colorspace: colorspace reported with it
+ */
+struct isp_video_format {
+	u32 pixelformat;
+	u32 code;
+	u8 bpp;
+	u32 colorspace;
+};
+
+static const struct isp_video_format isp_video_formats[] = {
+	{ V4L2_PIX_FMT_SGRBG10, MEDIA_BUS_FMT_SGRBG10_1X10, 2, V4L2_COLORSPACE_RAW },
+	{ V4L2_PIX_FMT_SGRBG8, MEDIA_BUS_FMT_SGRBG8_1X8, 1, V4L2_COLORSPACE_RAW },
+	{ V4L2_PIX_FMT_YUYV, MEDIA_BUS_FMT_YUYV8_1X16, 2, V4L2_COLORSPACE_SRGB },
+	{ V4L2_PIX_FMT_UYVY, MEDIA_BUS_FMT_UYVY8_1X16, 2, V4L2_COLORSPACE_SRGB },
+};
+
+static const struct isp_video_format *find_format(u32 pixelformat)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(isp_video_formats); i++)
+		if (isp_video_formats[i].pixelformat == pixelformat)
+			return &isp_video_formats[i];
+	return &isp_video_formats[0];
+}
+
+static void fill_pix_format(struct v4l2_pix_format *pix)
+{
+	const struct isp_video_format *f = find_format(pix->pixelformat);
+
+	pix->pixelformat = f->pixelformat;
+	pix->width = clamp_t(u32, pix->width, ISP_MIN_WIDTH, ISP_MAX_WIDTH);
+	pix->height = clamp_t(u32, pix->height, ISP_MIN_HEIGHT, ISP_MAX_HEIGHT);
+	pix->field = V4L2_FIELD_NONE;
+	pix->bytesperline = pix->width * f->bpp;
+	pix->sizeimage = pix->bytesperline * pix->height;
+	pix->colorspace = f->colorspace;
+	pix->ycbcr_enc = V4L2_YCBCR_ENC_DEFAULT;
+	pix->quantization = V4L2_QUANTIZATION_DEFAULT;
+	pix->xfer_func = V4L2_XFER_FUNC_DEFAULT;
+	pix->flags = 0;
+	pix->priv = 0;
+}
+
+static inline struct isp_video *to_isp_video(struct file *file)
+{
+	return video_drvdata(file);
+}
+
+static inline struct isp_buffer *to_isp_buffer(struct vb2_v4l2_buffer *vbuf)
+{
+	return container_of(vbuf, struct isp_buffer, vb);
+}
+
+/* -----------------------------------------------------------------------------
+ * vb2 queue
+ */
+
+static int isp_queue_setup(struct vb2_queue *q, unsigned int *num_buffers,
+			   unsigned int *num_planes, unsigned int sizes[],
+			   struct device *alloc_devs[])
+{
+	struct isp_video *video = vb2_get_drv_priv(q);
+	unsigned int size = video->format.sizeimage;
+
+	if (*num_planes)
+		return sizes[0] < size ? -EINVAL : 0;
+	*num_planes = 1;
+	sizes[0] = size;
+	return 0;
+}
+
+static int isp_buf_prepare(struct vb2_buffer *vb)
+{
+	struct isp_video *video = vb2_get_drv_priv(vb->vb2_queue);
+	unsigned long size = video->format.sizeimage;
+
+	if (vb2_plane_size(vb, 0) < size)
+		return -EINVAL;
+	if (V4L2_TYPE_IS_CAPTURE(vb->type))
+		vb2_set_plane_payload(vb, 0, size);
+	else if (vb2_get_plane_payload(vb, 0) != size)
+		return -EINVAL;
+	to_vb2_v4l2_buffer(vb)->field = V4L2_FIELD_NONE;
+	return 0;
+}
+
+static void isp_buf_queue(struct vb2_buffer *vb)
+{
+	struct isp_video *video = vb2_get_drv_priv(vb->vb2_queue);
+	struct isp_buffer *buf = to_isp_buffer(to_vb2_v4l2_buffer(vb));
+
+	spin_lock_irq(&video->irqlock);
+	list_add_tail(&buf->list, &video->dmaqueue);
+	spin_unlock_irq(&video->irqlock);
+}
+
+static void isp_return_buffers(struct isp_video *video,
+			       enum vb2_buffer_state state)
+{
+	struct isp_buffer *buf, *tmp;
+
+	spin_lock_irq(&video->irqlock);
+	list_for_each_entry_safe(buf, tmp, &video->dmaqueue, list) {
+		list_del(&buf->list);
+		vb2_buffer_done(&buf->vb.vb2_buf, state);
+	}
+	spin_unlock_irq(&video->irqlock);
+}
+
+/*
+ * The pipeline is validated (formats on every enabled link, -EPIPE on a
+ * mismatch) but no frames are produced yet: streaming is refused with
+ * -EOPNOTSUPP after the check, and every queued buffer is given back.
+ */
+static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
+{
+	struct isp_video *video = vb2_get_drv_priv(q);
+	int ret;
+
+	ret = video_device_pipeline_start(&video->vdev, &video->pipe);
+	if (!ret) {
+		video_device_pipeline_stop(&video->vdev);
+		ret = -EOPNOTSUPP;
+	}
+	isp_return_buffers(video, VB2_BUF_STATE_QUEUED);
+	return ret;
+}
+
+static void isp_stop_streaming(struct vb2_queue *q)
+{
+	isp_return_buffers(vb2_get_drv_priv(q), VB2_BUF_STATE_ERROR);
+}
+
+static const struct vb2_ops isp_video_queue_ops = {
+	.queue_setup = isp_queue_setup,
+	.buf_prepare = isp_buf_prepare,
+	.buf_queue = isp_buf_queue,
+	.start_streaming = isp_start_streaming,
+	.stop_streaming = isp_stop_streaming,
+	.wait_prepare = vb2_ops_wait_prepare,
+	.wait_finish = vb2_ops_wait_finish,
+};
+
+/* -----------------------------------------------------------------------------
+ * V4L2 ioctls
+ */
+
+static int isp_querycap(struct file *file, void *fh, struct v4l2_capability *cap)
+{
+	struct isp_video *video = to_isp_video(file);
+
+	strscpy(cap->driver, ISP_DRIVER_NAME, sizeof(cap->driver));
+	strscpy(cap->card, video->isp->mdev.model, sizeof(cap->card));
+	strscpy(cap->bus_info, video->isp->mdev.bus_info, sizeof(cap->bus_info));
+	return 0;
+}
+
+static int isp_enum_fmt(struct file *file, void *fh, struct v4l2_fmtdesc *f)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(isp_video_formats); i++) {
+		if (f->mbus_code && isp_video_formats[i].code != f->mbus_code)
+			continue;
+		if (n++ == f->index) {
+			f->pixelformat = isp_video_formats[i].pixelformat;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int isp_g_fmt(struct file *file, void *fh, struct v4l2_format *f)
+{
+	f->fmt.pix = to_isp_video(file)->format;
+	return 0;
+}
+
+static int isp_try_fmt(struct file *file, void *fh, struct v4l2_format *f)
+{
+	fill_pix_format(&f->fmt.pix);
+	return 0;
+}
+
+static int isp_s_fmt(struct file *file, void *fh, struct v4l2_format *f)
+{
+	struct isp_video *video = to_isp_video(file);
+
+	if (vb2_is_busy(&video->queue))
+		return -EBUSY;
+	fill_pix_format(&f->fmt.pix);
+	video->format = f->fmt.pix;
+	return 0;
+}
+
+static const struct v4l2_ioctl_ops isp_video_ioctl_ops = {
+	.vidioc_querycap = isp_querycap,
+	.vidioc_enum_fmt_vid_cap = isp_enum_fmt,
+	.vidioc_g_fmt_vid_cap = isp_g_fmt,
+	.vidioc_s_fmt_vid_cap = isp_s_fmt,
+	.vidioc_try_fmt_vid_cap = isp_try_fmt,
+	.vidioc_enum_fmt_vid_out = isp_enum_fmt,
+	.vidioc_g_fmt_vid_out = isp_g_fmt,
+	.vidioc_s_fmt_vid_out = isp_s_fmt,
+	.vidioc_try_fmt_vid_out = isp_try_fmt,
+	.vidioc_reqbufs = vb2_ioctl_reqbufs,
+	.vidioc_create_bufs = vb2_ioctl_create_bufs,
+	.vidioc_prepare_buf = vb2_ioctl_prepare_buf,
+	.vidioc_querybuf = vb2_ioctl_querybuf,
+	.vidioc_qbuf = vb2_ioctl_qbuf,
+	.vidioc_dqbuf = vb2_ioctl_dqbuf,
+	.vidioc_expbuf = vb2_ioctl_expbuf,
+	.vidioc_streamon = vb2_ioctl_streamon,
+	.vidioc_streamoff = vb2_ioctl_streamoff,
+};
+
+static const struct v4l2_file_operations isp_video_fops = {
+	.owner = THIS_MODULE,
+	.open = v4l2_fh_open,
+	.release = vb2_fop_release,
+	.poll = vb2_fop_poll,
+	.mmap = vb2_fop_mmap,
+	.unlocked_ioctl = video_ioctl2,
+};
+
+/* -----------------------------------------------------------------------------
+ * Initialization and Cleanup
+ */
+
+static const struct media_entity_operations isp_video_entity_ops = {
+	.link_setup = isp_link_setup,
+};
+
+/**
+ * isp_video_init() - set up a video node from its DT node
+ * @isp: the ISP the node belongs to
+ * @video: the video node, zeroed
+ * @fwnode: its DT node: "label" names it, "n900emu,direction" is
+ *	"capture" or "output"
+ *
+ * Return: 0, or a negative errno after a dev_err() naming the node.
+ */
+int isp_video_init(struct isp_device *isp, struct isp_video *video,
+		   struct fwnode_handle *fwnode)
+{
+	struct video_device *vdev = &video->vdev;
+	struct vb2_queue *q = &video->queue;
+	const char *label, *dir;
+	bool capture;
+	int ret;
+
+	if (fwnode_property_read_string(fwnode, "label", &label)) {
+		dev_err(isp->dev, "%pfw: missing label\n", fwnode);
+		return -EINVAL;
+	}
+	if (fwnode_property_read_string(fwnode, "n900emu,direction", &dir) ||
+	    (strcmp(dir, "capture") && strcmp(dir, "output"))) {
+		dev_err(isp->dev, "%pfw: n900emu,direction must be \"capture\" or \"output\"\n",
+			fwnode);
+		return -EINVAL;
+	}
+	capture = !strcmp(dir, "capture");
+
+	video->isp = isp;
+	video->fwnode = fwnode;
+	mutex_init(&video->lock);
+	spin_lock_init(&video->irqlock);
+	INIT_LIST_HEAD(&video->dmaqueue);
+	video->format.pixelformat = isp_video_formats[0].pixelformat;
+	video->format.width = ISP_DEF_WIDTH;
+	video->format.height = ISP_DEF_HEIGHT;
+	fill_pix_format(&video->format);
+
+	q->type = capture ? V4L2_BUF_TYPE_VIDEO_CAPTURE :
+			    V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	q->io_modes = VB2_MMAP | VB2_DMABUF;
+	q->drv_priv = video;
+	q->buf_struct_size = sizeof(struct isp_buffer);
+	q->ops = &isp_video_queue_ops;
+	q->mem_ops = &vb2_vmalloc_memops;
+	q->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC;
+	q->lock = &video->lock;
+	q->dev = isp->dev;
+	ret = vb2_queue_init(q);
+	if (ret) {
+		dev_err(isp->dev, "%pfw: cannot init vb2 queue\n", fwnode);
+		goto err_mutex;
+	}
+
+	video->pad.flags = capture ? MEDIA_PAD_FL_SINK : MEDIA_PAD_FL_SOURCE;
+	vdev->entity.ops = &isp_video_entity_ops;
+	ret = media_entity_pads_init(&vdev->entity, 1, &video->pad);
+	if (ret)
+		goto err_mutex;
+
+	strscpy(vdev->name, label, sizeof(vdev->name));
+	vdev->fops = &isp_video_fops;
+	vdev->ioctl_ops = &isp_video_ioctl_ops;
+	vdev->release = video_device_release_empty;
+	vdev->v4l2_dev = &isp->v4l2_dev;
+	vdev->queue = q;
+	vdev->lock = &video->lock;
+	vdev->vfl_dir = capture ? VFL_DIR_RX : VFL_DIR_TX;
+	vdev->device_caps = V4L2_CAP_STREAMING | V4L2_CAP_IO_MC |
+			    (capture ? V4L2_CAP_VIDEO_CAPTURE :
+				       V4L2_CAP_VIDEO_OUTPUT);
+	video_set_drvdata(vdev, video);
+	return 0;
+
+err_mutex:
+	mutex_destroy(&video->lock);
+	return ret;
+}
+
+/**
+ * isp_video_register() - register an initialised video node
+ * @video: the video node
+ *
+ * Return: 0 or a negative errno.
+ */
+int isp_video_register(struct isp_video *video)
+{
+	int ret;
+
+	ret = video_register_device(&video->vdev, VFL_TYPE_VIDEO, -1);
+	if (ret) {
+		dev_err(video->isp->dev, "%pfw: cannot register video device (%d)\n",
+			video->fwnode, ret);
+		media_entity_cleanup(&video->vdev.entity);
+		mutex_destroy(&video->lock);
+	}
+	return ret;
+}
+
+/**
+ * isp_video_unregister() - unregister a video node
+ * @video: the video node
+ */
+void isp_video_unregister(struct isp_video *video)
+{
+	vb2_video_unregister_device(&video->vdev);
+	media_entity_cleanup(&video->vdev.entity);
+	mutex_destroy(&video->lock);
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sensor.c - the N900 camera sensors: Toshiba et8ek8 (main camera, 5 MP)
+ * and ST vs6555 (front camera, VGA)
+ *
+ * A sensor is a separate device with its own driver, as on the real board:
+ * it registers a subdevice with v4l2-async and the ISP picks it up through
+ * the OF graph. Its lens ("lens-focus") and flash ("flash-leds") bind to it
+ * through v4l2_async_register_subdev_sensor(), which also creates the
+ * ancillary links.
+ */
+
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/property.h>
+#include <media/v4l2-async.h>
+#include <media/v4l2-subdev.h>
+
+/**
+ * struct sensor_mode - a readout mode
+ * @width: output width
+ * @height: output height
+ */
+struct sensor_mode {
+	u32 width;
+	u32 height;
+};
+
+/**
+ * struct sensor_model - what distinguishes one sensor model
+ * @name: default entity name (the node's "label" overrides it)
+ * @code: media bus code of the pixel array output
+ * @modes: readout modes, largest first
+ * @num_modes: number of entries in @modes
+ */
+struct sensor_model {
+	const char *name;
+	u32 code;
+	const struct sensor_mode *modes;
+	unsigned int num_modes;
+};
+
+/**
+ * struct sensor - one sensor instance
+ * @sd: the subdevice
+ * @pad: its source pad
+ * @model: the sensor model
+ */
+struct sensor {
+	struct v4l2_subdev sd;
+	struct media_pad pad;
+	const struct sensor_model *model;
+};
+
+static inline struct sensor *to_sensor(struct v4l2_subdev *sd)
+{
+	return container_of(sd, struct sensor, sd);
+}
+
+/* The et8ek8 modes the N900 used (drivers/media/i2c/et8ek8 mode table). */
+static const struct sensor_mode et8ek8_modes[] = {
+	{ 2592, 1968 },
+	{ 1296, 984 },
+	{ 864, 656 },
+	{ 648, 492 },
+};
+
+static const struct sensor_mode vs6555_modes[] = {
+	{ 640, 480 },
+};
+
+static const struct sensor_model et8ek8_model = {
+	.name = "et8ek8",
+	.code = MEDIA_BUS_FMT_SGRBG10_1X10,
+	.modes = et8ek8_modes,
+	.num_modes = ARRAY_SIZE(et8ek8_modes),
+};
+
+static const struct sensor_model vs6555_model = {
+	.name = "vs6555",
+	.code = MEDIA_BUS_FMT_SGRBG10_1X10,
+	.modes = vs6555_modes,
+	.num_modes = ARRAY_SIZE(vs6555_modes),
+};
+
+/* -----------------------------------------------------------------------------
+ * Pad Ops
+ */
+
+static void sensor_fill_format(const struct sensor_model *model,
+			       const struct sensor_mode *mode,
+			       struct v4l2_mbus_framefmt *fmt)
+{
+	*fmt = (struct v4l2_mbus_framefmt) {
+		.code = model->code,
+		.width = mode->width,
+		.height = mode->height,
+		.field = V4L2_FIELD_NONE,
+		.colorspace = V4L2_COLORSPACE_RAW,
+	};
+}
+
+static int sensor_enum_mbus_code(struct v4l2_subdev *sd,
+				 struct v4l2_subdev_state *state,
+				 struct v4l2_subdev_mbus_code_enum *code)
+{
+	if (code->index)
+		return -EINVAL;
+	code->code = to_sensor(sd)->model->code;
+	return 0;
+}
+
+static int sensor_enum_frame_size(struct v4l2_subdev *sd,
+				  struct v4l2_subdev_state *state,
+				  struct v4l2_subdev_frame_size_enum *fse)
+{
+	const struct sensor_model *model = to_sensor(sd)->model;
+
+	if (fse->index >= model->num_modes || fse->code != model->code)
+		return -EINVAL;
+	fse->min_width = model->modes[fse->index].width;
+	fse->max_width = fse->min_width;
+	fse->min_height = model->modes[fse->index].height;
+	fse->max_height = fse->min_height;
+	return 0;
+}
+
+/* Pick the mode closest in size to the request. */
+static int sensor_set_fmt(struct v4l2_subdev *sd,
+			  struct v4l2_subdev_state *state,
+			  struct v4l2_subdev_format *format)
+{
+	const struct sensor_model *model = to_sensor(sd)->model;
+	const struct sensor_mode *mode;
+	struct v4l2_mbus_framefmt *fmt;
+
+	mode = v4l2_find_nearest_size(model->modes, model->num_modes, width,
+				      height, format->format.width,
+				      format->format.height);
+	fmt = v4l2_subdev_state_get_format(state, format->pad);
+	sensor_fill_format(model, mode, fmt);
+	format->format = *fmt;
+	return 0;
+}
+
+static int sensor_init_state(struct v4l2_subdev *sd,
+			     struct v4l2_subdev_state *state)
+{
+	const struct sensor_model *model = to_sensor(sd)->model;
+
+	sensor_fill_format(model, &model->modes[0],
+			   v4l2_subdev_state_get_format(state, 0));
+	return 0;
+}
+
+static const struct v4l2_subdev_pad_ops sensor_pad_ops = {
+	.enum_mbus_code = sensor_enum_mbus_code,
+	.enum_frame_size = sensor_enum_frame_size,
+	.get_fmt = v4l2_subdev_get_fmt,
+	.set_fmt = sensor_set_fmt,
+};
+
+/* -----------------------------------------------------------------------------
+ * Subdev Ops
+ */
+
+static const struct v4l2_subdev_ops sensor_subdev_ops = {
+	.pad = &sensor_pad_ops,
+};
+
+static const struct v4l2_subdev_internal_ops sensor_internal_ops = {
+	.init_state = sensor_init_state,
+};
+
+/* -----------------------------------------------------------------------------
+ * Initialization and Cleanup
+ */
+
+static int sensor_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct sensor *sensor;
+	struct v4l2_subdev *sd;
+	const char *label;
+	int ret;
+
+	sensor = devm_kzalloc(dev, sizeof(*sensor), GFP_KERNEL);
+	if (!sensor)
+		return -ENOMEM;
+	sensor->model = device_get_match_data(dev);
+
+	sd = &sensor->sd;
+	v4l2_subdev_init(sd, &sensor_subdev_ops);
+	sd->internal_ops = &sensor_internal_ops;
+	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE;
+	sd->dev = dev;
+	sd->owner = THIS_MODULE;
+	if (device_property_read_string(dev, "label", &label))
+		label = sensor->model->name;
+	strscpy(sd->name, label, sizeof(sd->name));
+
+	sd->entity.function = MEDIA_ENT_F_CAM_SENSOR;
+	sensor->pad.flags = MEDIA_PAD_FL_SOURCE;
+	ret = media_entity_pads_init(&sd->entity, 1, &sensor->pad);
+	if (ret)
+		return ret;
+
+	ret = v4l2_subdev_init_finalize(sd);
+	if (ret)
+		goto err_entity;
+
+	ret = v4l2_async_register_subdev_sensor(sd);
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
+			      dev->of_node);
+		goto err_state;
+	}
+	platform_set_drvdata(pdev, sensor);
+	return 0;
+
+err_state:
+	v4l2_subdev_cleanup(sd);
+err_entity:
+	media_entity_cleanup(&sd->entity);
+	return ret;
+}
+
+static void sensor_remove(struct platform_device *pdev)
+{
+	struct sensor *sensor = platform_get_drvdata(pdev);
+
+	v4l2_async_unregister_subdev(&sensor->sd);
+	v4l2_subdev_cleanup(&sensor->sd);
+	media_entity_cleanup(&sensor->sd.entity);
+}
+
+static const struct of_device_id sensor_of_match[] = {
+	{ .compatible = "n900emu,et8ek8", .data = &et8ek8_model },
+	{ .compatible = "n900emu,vs6555", .data = &vs6555_model },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, sensor_of_match);
+
+static struct platform_driver sensor_driver = {
+	.probe = sensor_probe,
+	.remove = sensor_remove,
+	.driver = {
+		.name = "n900-sensor",
+		.of_match_table = sensor_of_match,
+	},
+};
+module_platform_driver(sensor_driver);
+
+MODULE_DESCRIPTION("Emulated N900 camera sensors (et8ek8, vs6555)");
+MODULE_LICENSE("GPL");

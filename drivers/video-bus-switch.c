@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * video-bus-switch.c - the N900 camera bus switch
+ *
+ * The N900 wires both cameras to the single CCP2 receiver through a GPIO
+ * controlled switch. It is a subdevice with two sink pads (one per camera)
+ * and one source pad; only one input can be enabled at a time.
+ */
+
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/property.h>
+#include <media/v4l2-async.h>
+#include <media/v4l2-subdev.h>
+
+enum {
+	VBS_PAD_SINK_A,
+	VBS_PAD_SINK_B,
+	VBS_PAD_SOURCE,
+	VBS_PADS_NUM
+};
+
+/**
+ * struct vbs - the switch
+ * @sd: the subdevice
+ * @pads: its pads
+ */
+struct vbs {
+	struct v4l2_subdev sd;
+	struct media_pad pads[VBS_PADS_NUM];
+};
+
+/* -----------------------------------------------------------------------------
+ * Pad Ops
+ */
+
+static int vbs_enum_mbus_code(struct v4l2_subdev *sd,
+			      struct v4l2_subdev_state *state,
+			      struct v4l2_subdev_mbus_code_enum *code)
+{
+	if (code->index)
+		return -EINVAL;
+	code->code = MEDIA_BUS_FMT_SGRBG10_1X10;
+	return 0;
+}
+
+/* The switch does not touch the data: the source mirrors the sinks. */
+static int vbs_set_fmt(struct v4l2_subdev *sd, struct v4l2_subdev_state *state,
+		       struct v4l2_subdev_format *format)
+{
+	struct v4l2_mbus_framefmt *fmt;
+	unsigned int pad;
+
+	if (format->pad == VBS_PAD_SOURCE)
+		return v4l2_subdev_get_fmt(sd, state, format);
+
+	format->format.code = MEDIA_BUS_FMT_SGRBG10_1X10;
+	format->format.width = clamp_t(u32, format->format.width, 32, 4096);
+	format->format.height = clamp_t(u32, format->format.height, 32, 4096);
+	format->format.field = V4L2_FIELD_NONE;
+	format->format.colorspace = V4L2_COLORSPACE_RAW;
+	format->format.ycbcr_enc = V4L2_YCBCR_ENC_DEFAULT;
+	format->format.quantization = V4L2_QUANTIZATION_DEFAULT;
+	format->format.xfer_func = V4L2_XFER_FUNC_DEFAULT;
+	format->format.flags = 0;
+	for (pad = 0; pad < VBS_PADS_NUM; pad++) {
+		if (pad != format->pad && pad != VBS_PAD_SOURCE)
+			continue;
+		fmt = v4l2_subdev_state_get_format(state, pad);
+		*fmt = format->format;
+	}
+	return 0;
+}
+
+static int vbs_init_state(struct v4l2_subdev *sd,
+			  struct v4l2_subdev_state *state)
+{
+	struct v4l2_subdev_format format = {
+		.format = { .width = 2592, .height = 1968 },
+	};
+
+	for (format.pad = 0; format.pad < VBS_PAD_SOURCE; format.pad++)
+		vbs_set_fmt(sd, state, &format);
+	return 0;
+}
+
+static const struct v4l2_subdev_pad_ops vbs_pad_ops = {
+	.enum_mbus_code = vbs_enum_mbus_code,
+	.get_fmt = v4l2_subdev_get_fmt,
+	.set_fmt = vbs_set_fmt,
+	.link_validate = v4l2_subdev_link_validate_default,
+};
+
+/* -----------------------------------------------------------------------------
+ * Subdev Ops
+ */
+
+static const struct v4l2_subdev_ops vbs_subdev_ops = {
+	.pad = &vbs_pad_ops,
+};
+
+static const struct v4l2_subdev_internal_ops vbs_internal_ops = {
+	.init_state = vbs_init_state,
+};
+
+/* -----------------------------------------------------------------------------
+ * Entity Ops
+ */
+
+/* One camera at a time: enabling an input while another is on is -EBUSY. */
+static int vbs_link_setup(struct media_entity *entity,
+			  const struct media_pad *local,
+			  const struct media_pad *remote, u32 flags)
+{
+	struct media_link *link;
+
+	if (!(local->flags & MEDIA_PAD_FL_SINK) ||
+	    !(flags & MEDIA_LNK_FL_ENABLED))
+		return 0;
+
+	for_each_media_entity_data_link(entity, link) {
+		if (link->sink->entity != entity || link->source == remote)
+			continue;
+		if (link->flags & MEDIA_LNK_FL_ENABLED)
+			return -EBUSY;
+	}
+	return 0;
+}
+
+static const struct media_entity_operations vbs_entity_ops = {
+	.link_setup = vbs_link_setup,
+	.link_validate = v4l2_subdev_link_validate,
+};
+
+/* -----------------------------------------------------------------------------
+ * Initialization and Cleanup
+ */
+
+static int vbs_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct v4l2_subdev *sd;
+	struct vbs *vbs;
+	const char *label;
+	int ret;
+
+	vbs = devm_kzalloc(dev, sizeof(*vbs), GFP_KERNEL);
+	if (!vbs)
+		return -ENOMEM;
+
+	sd = &vbs->sd;
+	v4l2_subdev_init(sd, &vbs_subdev_ops);
+	sd->internal_ops = &vbs_internal_ops;
+	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE;
+	sd->dev = dev;
+	sd->owner = THIS_MODULE;
+	if (device_property_read_string(dev, "label", &label))
+		label = "video-bus-switch";
+	strscpy(sd->name, label, sizeof(sd->name));
+
+	sd->entity.function = MEDIA_ENT_F_VID_MUX;
+	sd->entity.ops = &vbs_entity_ops;
+	vbs->pads[VBS_PAD_SINK_A].flags = MEDIA_PAD_FL_SINK;
+	vbs->pads[VBS_PAD_SINK_B].flags = MEDIA_PAD_FL_SINK;
+	vbs->pads[VBS_PAD_SOURCE].flags = MEDIA_PAD_FL_SOURCE;
+	ret = media_entity_pads_init(&sd->entity, VBS_PADS_NUM, vbs->pads);
+	if (ret)
+		return ret;
+
+	ret = v4l2_subdev_init_finalize(sd);
+	if (ret)
+		goto err_entity;
+
+	ret = v4l2_async_register_subdev(sd);
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
+			      dev->of_node);
+		goto err_state;
+	}
+	platform_set_drvdata(pdev, vbs);
+	return 0;
+
+err_state:
+	v4l2_subdev_cleanup(sd);
+err_entity:
+	media_entity_cleanup(&sd->entity);
+	return ret;
+}
+
+static void vbs_remove(struct platform_device *pdev)
+{
+	struct vbs *vbs = platform_get_drvdata(pdev);
+
+	v4l2_async_unregister_subdev(&vbs->sd);
+	v4l2_subdev_cleanup(&vbs->sd);
+	media_entity_cleanup(&vbs->sd.entity);
+}
+
+static const struct of_device_id vbs_of_match[] = {
+	{ .compatible = "n900emu,video-bus-switch" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, vbs_of_match);
+
+static struct platform_driver vbs_driver = {
+	.probe = vbs_probe,
+	.remove = vbs_remove,
+	.driver = {
+		.name = "n900-video-bus-switch",
+		.of_match_table = vbs_of_match,
+	},
+};
+module_platform_driver(vbs_driver);
+
+MODULE_DESCRIPTION("Emulated N900 camera bus switch");
+MODULE_LICENSE("GPL");

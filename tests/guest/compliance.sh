@@ -1,0 +1,34 @@
+#!/bin/sh
+# v4l2-compliance (v4l-utils 1.30.1) over the media device and every node it
+# reaches, as one KTAP document: a result per device node plus the grand
+# total. A node passes when it has no failures.
+media=${1:-/dev/media0}
+out=/tmp/compliance.txt
+
+v4l2-compliance -m "$media" >"$out" 2>&1
+rc=$?
+
+n=$(grep -c '^Total for ' "$out")
+echo "KTAP version 1"
+echo "1..$((n + 1))"
+sed 's/^/# /' "$out"
+i=0
+grep '^Total for ' "$out" | while IFS= read -r line; do
+	i=$((i + 1))
+	node=$(echo "$line" | sed -n 's/^Total for .* device \([^:]*\):.*/\1/p')
+	failed=$(echo "$line" | sed -n 's/.*Failed: \([0-9]*\).*/\1/p')
+	if [ "$failed" = 0 ]; then
+		echo "ok $i compliance.$node"
+	else
+		echo "not ok $i compliance.$node # $failed failed"
+	fi
+done
+grand=$(grep '^Grand Total for ' "$out")
+echo "# v4l2-compliance exit code $rc"
+echo "# $grand"
+failed=$(echo "$grand" | sed -n 's/.*Failed: \([0-9]*\).*/\1/p')
+if [ -n "$grand" ] && [ "$failed" = 0 ] && [ $rc -eq 0 ]; then
+	echo "ok $((n + 1)) compliance.grand_total"
+else
+	echo "not ok $((n + 1)) compliance.grand_total"
+fi

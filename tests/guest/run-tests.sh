@@ -1,0 +1,25 @@
+#!/bin/sh
+# Guest side of ./build.sh test: run every suite. Each suite prints one KTAP
+# document; tests/harness.sh on the host reads them from the console log.
+# Kernel messages are kept off the console while tests run and printed in
+# full at the end (N900-DMESG-*), so that the harness can look for splats.
+T=/usr/lib/n900/tests
+
+dmesg -n 1
+echo "N900-TESTS-BEGIN $(date +%s)"
+
+"$T/mc-seed-abi" /dev/media0 /etc/n900/topology.expected
+"$T/compliance.sh" /dev/media0
+
+# kmemleak: force a scan now, so a leak is reported before poweroff.
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	echo scan >/sys/kernel/debug/kmemleak
+	echo "N900-KMEMLEAK-BEGIN"
+	cat /sys/kernel/debug/kmemleak
+	echo "N900-KMEMLEAK-END"
+fi
+
+echo "N900-DMESG-BEGIN"
+dmesg
+echo "N900-DMESG-END"
+echo "N900-TESTS-END"

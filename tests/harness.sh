@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# harness.sh CONSOLE_LOG - the verdict of a test boot.
+#
+# Reads the guest console log and:
+#  - parses every KTAP document (each must have a plan, and as many
+#    results as the plan says);
+#  - fails on any "not ok", on a missing or short plan, on a boot that
+#    never reached the end of the suite (timeout, crash), and on any kernel
+#    splat: WARNING, BUG, Oops, panic, KASAN, lockdep, kmemleak, UBSAN.
+# Prints the failing tests, the first splat with its context, and ends with
+# the line "N passed, N failed". Exit status 1 on any failure.
+set -euo pipefail
+
+log=${1:?usage: harness.sh CONSOLE_LOG}
+[ -r "$log" ] || { echo "harness: no console log $log"; echo "0 passed, 1 failed"; exit 1; }
+
+clean=$(mktemp)
+trap 'rm -f "$clean"' EXIT
+tr -d '\r' <"$log" >"$clean"
+
+# KTAP: count results per document and check plans.
+read -r passed failed skipped plan_errors < <(awk '
+	function close_doc() {
+		if (indoc && (plan < 0 || results != plan)) {
+			printf "harness: KTAP document %d: plan %s, %d results\n",
+				ndoc, plan < 0 ? "missing" : plan, results > "/dev/stderr"
+			perr++
+		}
+	}
+	/^KTAP version 1$/ { close_doc(); indoc = 1; ndoc++; plan = -1; results = 0; next }
+	indoc && /^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; next }
+	indoc && /^(not )?ok [0-9]+/ {
+		results++
+		if ($0 ~ /^ok / && $0 ~ /# SKIP/) { skip++; next }
+		if ($0 ~ /^ok /) pass++
+		else { fail++; print "harness: FAILED: " $0 > "/dev/stderr" }
+	}
+	END { close_doc(); printf "%d %d %d %d\n", pass, fail, skip, perr + (ndoc ? 0 : 1) }
+' "$clean")
+
+extra_pass=0
+extra_fail=0
+check() { # NAME CONDITION-RESULT
+	if [ "$2" -eq 0 ]; then
+		extra_pass=$((extra_pass + 1))
+	else
+		extra_fail=$((extra_fail + 1))
+		echo "harness: FAILED: $1"
+	fi
+}
+
+ended=1
+grep -q '^N900-TESTS-END' "$clean" && ended=0
+check "guest ran the whole suite (no timeout, hang or crash)" "$ended"
+check "every KTAP document has a plan and all its results" "$plan_errors"
+
+splat_re='(WARNING:|BUG:|Oops|Kernel panic|UBSAN:|KASAN:|kmemleak: [0-9]+ new suspected|unreferenced object 0x|Unable to handle kernel|Internal error:|INFO: (possible|inconsistent|trying to register|task .* blocked)|cut here \]-)'
+first=$(grep -v '^# ' "$clean" | grep -n -m1 -E "$splat_re" | cut -d: -f1 || true)
+if [ -n "$first" ]; then
+	echo "harness: kernel splat in the console log (first one, with context):"
+	grep -v '^# ' "$clean" | sed -n "$((first > 5 ? first - 5 : 1)),$((first + 30))p" | sed 's/^/  | /'
+	check "no kernel splat" 1
+else
+	check "no kernel splat" 0
+fi
+
+total_pass=$((passed + extra_pass))
+total_fail=$((failed + extra_fail))
+echo "harness: $passed KTAP results passed, $failed failed, $skipped skipped; $extra_pass/$((extra_pass + extra_fail)) harness checks passed"
+grand=$(grep -o 'Grand Total for .*' "$clean" | tail -n1 || true)
+[ -z "$grand" ] || echo "harness: v4l2-compliance: $grand"
+if [ "$skipped" -gt 0 ]; then
+	echo "$total_pass passed, $total_fail failed, $skipped skipped"
+else
+	echo "$total_pass passed, $total_fail failed"
+fi
+[ "$total_fail" -eq 0 ]
