@@ -66,8 +66,6 @@ run_logged() {
 	fi
 }
 
-hash_of() { cat "$@" | sha256sum | cut -c1-16; }
-
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then
 		"$@"
@@ -129,6 +127,7 @@ kmake() {
 		KBUILD_BUILD_USER=build KBUILD_BUILD_HOST=n900-isp "$@"
 }
 
+# shellcheck disable=SC2094 # .config is read, the fragments are read
 check_config() {
 	local frag line opt want have bad=0
 	for frag in "$@"; do
@@ -163,7 +162,6 @@ kernel_build() {
 	gccver=$("${CROSS}gcc" --version | head -n1)
 	key=$( { echo "$SRC_KEY $gccver"; cat "${frags[@]}"; } | sha256sum | cut -c1-16)
 	KOUT=$CACHE/kbuild-$flavour-$key
-	KREL_DIR=$KOUT
 	if [ -f "$KOUT/.n900-built" ]; then
 		say "kernel ($flavour) cached: $KOUT"
 		return 0
@@ -227,6 +225,7 @@ host_debian_mirror() {
 	local uri
 	uri=${N900_DEBIAN_MIRROR:-}
 	[ -n "$uri" ] && { echo "$uri"; return; }
+	# shellcheck disable=SC2016 # $(REPO_URI) is apt's template syntax
 	uri=$(apt-get indextargets --format '$(REPO_URI)' 'Identifier: Packages' 2>/dev/null |
 		grep -v -- '-security' | grep -E '/debian/?$' | head -n1 || true)
 	[ -n "$uri" ] || die "cannot find the host's Debian mirror; set N900_DEBIAN_MIRROR"
@@ -288,7 +287,8 @@ build_guest_tests() {
 
 # --- 8. initramfs -------------------------------------------------------
 make_rootfs() {
-	local flavour=$1 mode=$2 root=$BUILD/$flavour/rootfs deb kver
+	local flavour=$1 mode=$2 root deb kver
+	root=$BUILD/$flavour/rootfs
 	step "assembling the initramfs ($flavour)"
 	rm -rf "$root"
 	mkdir -p "$root"
@@ -316,6 +316,9 @@ make_rootfs() {
 	cp -a "$BUILD/tests/." "$root/usr/lib/n900/tests/"
 	cp -a "$TOP/tests/guest/"*.sh "$root/usr/lib/n900/tests/"
 	cp "$BUILD/dt/topology.expected" "$root/etc/n900/"
+	# README's media-ctl recipes, run verbatim by tests/guest/recipes.sh
+	sed -n '/<!-- recipes:begin -->/,/<!-- recipes:end -->/p' "$TOP/README.md" |
+		sed -e '/^<!--/d' -e '/^```/d' >"$root/etc/n900/recipes"
 	echo "$mode" >"$root/etc/n900/mode"
 	(cd "$root" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) |
 		gzip -1 >"$BUILD/$flavour/rootfs.cpio.gz"
@@ -333,6 +336,7 @@ boot_guest() {
 		return
 	fi
 	local rc=0
+	# shellcheck disable=SC2016 # expanded by the inner bash
 	timeout --foreground -k 10 "$BOOT_TIMEOUT" \
 		bash -c '. "$1"; shift; qemu_boot "$@"' _ "$TOP/board/qemu.sh" \
 		"$KOUT/arch/arm/boot/zImage" "$INITRD" "$DTB" \
@@ -357,11 +361,32 @@ build_all() {
 	make_rootfs "$flavour" "$mode"
 }
 
+# render_topology CONSOLE_LOG: the guest printed "media-ctl --print-dot"
+# between markers; turn it into build/topology.{dot,png} with graphviz.
+render_topology() {
+	tr -d '\r' <"$1" | sed -n '/^N900-DOT-BEGIN/,/^N900-DOT-END/p' |
+		sed '1d;$d' >"$BUILD/topology.dot"
+	[ -s "$BUILD/topology.dot" ] || die "the guest printed no topology graph; see $1"
+	dot -Tpng -Gdpi=72 -o "$BUILD/topology.png" "$BUILD/topology.dot" ||
+		die "graphviz could not render $BUILD/topology.dot"
+	say "topology graph: $BUILD/topology.png"
+}
+
 cmd_demo() {
 	build_all release demo
 	boot_guest demo "$LOGS/demo-console.log"
 	grep -q '^N900-DEMO-DONE' "$LOGS/demo-console.log" ||
 		die "the demo did not finish; see $LOGS/demo-console.log"
+	render_topology "$LOGS/demo-console.log"
+}
+
+# docs: run the demo and copy its pictures into docs/ (committed, shown in
+# README). Only this command writes outside build/.
+cmd_docs() {
+	cmd_demo
+	mkdir -p "$TOP/docs"
+	cp "$BUILD/topology.png" "$TOP/docs/topology.png"
+	say "updated docs/topology.png"
 }
 
 cmd_test() {
@@ -395,6 +420,7 @@ usage() {
 		  test        build the debug kernel (KASAN, lockdep, kmemleak, UBSAN)
 		              and run every test suite; ends with "N passed, N failed"
 		  shell       boot the guest with the driver loaded and give a shell
+		  docs        run the demo and refresh the pictures in docs/
 		  kernel [F]  only build the kernel flavour F (release or debug)
 		  clean       remove build/ ; "clean --all" also drops $CACHE
 		  help        this text
@@ -415,6 +441,7 @@ main() {
 	[ $# -eq 0 ] || shift
 	case $cmd in
 	demo) cmd_demo ;;
+	docs) cmd_docs ;;
 	test) cmd_test ;;
 	shell) cmd_shell ;;
 	clean) cmd_clean "$@" ;;
@@ -429,4 +456,6 @@ main() {
 	esac
 }
 
-main "$@"
+# "exit" on the same line: bash never reads past it, even if this file is
+# edited while it runs.
+main "$@"; exit

@@ -109,12 +109,12 @@ struct isp_video {
 	struct video_device vdev;
 	struct media_pad pad;
 	struct vb2_queue queue;
-	struct mutex lock;
+	struct mutex lock;		/* serialises ioctls and the queue */
 	struct v4l2_pix_format format;
 	struct media_pipeline pipe;
 	struct fwnode_handle *fwnode;
 	struct isp_device *isp;
-	spinlock_t irqlock;
+	spinlock_t irqlock;		/* protects dmaqueue */
 	struct list_head dmaqueue;
 };
 
