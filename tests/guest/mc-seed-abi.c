@@ -497,7 +497,7 @@ static int test_setup_link_immutable(void)
 			ok = 0;
 		}
 	}
-	diag("%d immutable links refused", tried);
+	diag("%d immutable links tried", tried);
 	return ok && tried > 0;
 }
 
@@ -603,7 +603,7 @@ static int test_setup_link_ebusy(void)
 			}
 		}
 	}
-	diag("%d second inputs refused", tried);
+	diag("%d second inputs tried", tried);
 	return ok && tried > 0;
 }
 
