@@ -176,7 +176,7 @@ kernel_build() {
 	kmake olddefconfig >>"$LOGS/kconfig-$flavour.log" 2>&1
 	check_config "${frags[@]}"
 	done_step
-	step "building kernel ($flavour) with -j$JOBS (a cold build takes 3-6 min)"
+	step "building kernel ($flavour) with -j$JOBS (cold: about 5 min release, 9 min debug, on 2 cores)"
 	run_logged "kernel-$flavour" kmake -j"$JOBS" zImage modules
 	touch "$KOUT/.n900-built"
 	done_step "$(du -h "$KOUT/arch/arm/boot/zImage" | cut -f1) zImage"
@@ -199,6 +199,43 @@ module_build() {
 		die "drivers/ builds with warnings (W=1), see $LOGS/drivers-$flavour.log"
 	fi
 	done_step
+}
+
+# lint_drivers OUT: host-side code checks of drivers/ as one KTAP document
+# (read by tests/harness.sh): checkpatch --strict per file, then sparse
+# (C=2 rechecks every file) and W=1 over the whole module build.
+lint_drivers() {
+	local out=$1 f n=0 i=0 files=() log
+	files=("$TOP"/drivers/*.c "$TOP"/drivers/*.h)
+	step "checkpatch --strict and sparse on drivers/"
+	{
+		echo "KTAP version 1"
+		echo "1..$((${#files[@]} + 1))"
+		for f in "${files[@]}"; do
+			i=$((i + 1))
+			log=$(perl "$KSRC/scripts/checkpatch.pl" --strict --no-tree \
+				--terse --show-types -q -f "$f" 2>&1 |
+				grep -E 'ERROR|WARNING|CHECK' || true)
+			if [ -z "$log" ]; then
+				echo "ok $i checkpatch.${f#"$TOP"/}"
+			else
+				printf '%s\n' "$log" | sed 's/^/# /'
+				echo "not ok $i checkpatch.${f#"$TOP"/}"
+				n=$((n + 1))
+			fi
+		done
+		i=$((i + 1))
+		if kmake M="$MOD_OUT/src" W=1 C=2 -j"$JOBS" modules \
+			>"$LOGS/sparse.log" 2>&1 &&
+			! grep -E 'warning:|error:' "$LOGS/sparse.log" >/dev/null; then
+			echo "ok $i sparse_w1.drivers"
+		else
+			grep -E 'warning:|error:' "$LOGS/sparse.log" | sed 's/^/# /'
+			echo "not ok $i sparse_w1.drivers # see $LOGS/sparse.log"
+			n=$((n + 1))
+		fi
+	} >"$out"
+	done_step "$n problem(s)"
 }
 
 # --- 5. device tree -----------------------------------------------------
@@ -392,9 +429,10 @@ cmd_docs() {
 cmd_test() {
 	local t0=$SECONDS
 	build_all debug test
+	lint_drivers "$LOGS/lint.ktap"
 	boot_guest test "$LOGS/test-console.log"
-	say "boot + tests took $((SECONDS - t0)) s in all"
-	"$TOP/tests/harness.sh" "$LOGS/test-console.log"
+	say "build, boot and tests took $((SECONDS - t0)) s in all"
+	"$TOP/tests/harness.sh" "$LOGS/test-console.log" "$LOGS/lint.ktap"
 }
 
 cmd_shell() {

@@ -13,13 +13,53 @@
 #include <linux/platform_device.h>
 #include <linux/property.h>
 #include <media/v4l2-async.h>
+#include <media/v4l2-ctrls.h>
+#include <media/v4l2-event.h>
 #include <media/v4l2-subdev.h>
+
+/* The AD5820 takes a 10-bit current code for its voice coil. */
+#define AD5820_FOCUS_MAX	1023
+
+/**
+ * struct ad5820 - the lens driver
+ * @sd: the subdevice
+ * @ctrls: V4L2_CID_FOCUS_ABSOLUTE
+ */
+struct ad5820 {
+	struct v4l2_subdev sd;
+	struct v4l2_ctrl_handler ctrls;
+};
+
+/* -----------------------------------------------------------------------------
+ * Controls
+ */
+
+/*
+ * The emulated coil settles at once; the sensor reads the lens position
+ * through the ancillary link when it renders its scene.
+ */
+static int ad5820_s_ctrl(struct v4l2_ctrl *ctrl)
+{
+	return 0;
+}
+
+static const struct v4l2_ctrl_ops ad5820_ctrl_ops = {
+	.s_ctrl = ad5820_s_ctrl,
+};
 
 /* -----------------------------------------------------------------------------
  * Subdev Ops
  */
 
-static const struct v4l2_subdev_ops ad5820_subdev_ops = {};
+static const struct v4l2_subdev_core_ops ad5820_core_ops = {
+	.log_status = v4l2_ctrl_subdev_log_status,
+	.subscribe_event = v4l2_ctrl_subdev_subscribe_event,
+	.unsubscribe_event = v4l2_event_subdev_unsubscribe,
+};
+
+static const struct v4l2_subdev_ops ad5820_subdev_ops = {
+	.core = &ad5820_core_ops,
+};
 
 /* -----------------------------------------------------------------------------
  * Initialization and Cleanup
@@ -29,15 +69,28 @@ static int ad5820_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
 	struct v4l2_subdev *sd;
+	struct ad5820 *lens;
 	const char *label;
 	int ret;
 
-	sd = devm_kzalloc(dev, sizeof(*sd), GFP_KERNEL);
-	if (!sd)
+	lens = devm_kzalloc(dev, sizeof(*lens), GFP_KERNEL);
+	if (!lens)
 		return -ENOMEM;
 
+	v4l2_ctrl_handler_init(&lens->ctrls, 1);
+	v4l2_ctrl_new_std(&lens->ctrls, &ad5820_ctrl_ops, V4L2_CID_FOCUS_ABSOLUTE,
+			  0, AD5820_FOCUS_MAX, 1, 0);
+	if (lens->ctrls.error) {
+		ret = lens->ctrls.error;
+		v4l2_ctrl_handler_free(&lens->ctrls);
+		return dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
+				     dev->of_node);
+	}
+
+	sd = &lens->sd;
 	v4l2_subdev_init(sd, &ad5820_subdev_ops);
-	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE;
+	sd->ctrl_handler = &lens->ctrls;
+	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE | V4L2_SUBDEV_FL_HAS_EVENTS;
 	sd->dev = dev;
 	sd->owner = THIS_MODULE;
 	if (device_property_read_string(dev, "label", &label))
@@ -46,24 +99,31 @@ static int ad5820_probe(struct platform_device *pdev)
 	sd->entity.function = MEDIA_ENT_F_LENS;
 	ret = media_entity_pads_init(&sd->entity, 0, NULL);
 	if (ret)
-		return ret;
+		goto err_ctrls;
 
 	ret = v4l2_async_register_subdev(sd);
 	if (ret) {
-		media_entity_cleanup(&sd->entity);
-		return dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
-				     dev->of_node);
+		dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
+			      dev->of_node);
+		goto err_entity;
 	}
-	platform_set_drvdata(pdev, sd);
+	platform_set_drvdata(pdev, lens);
 	return 0;
+
+err_entity:
+	media_entity_cleanup(&sd->entity);
+err_ctrls:
+	v4l2_ctrl_handler_free(&lens->ctrls);
+	return ret;
 }
 
 static void ad5820_remove(struct platform_device *pdev)
 {
-	struct v4l2_subdev *sd = platform_get_drvdata(pdev);
+	struct ad5820 *lens = platform_get_drvdata(pdev);
 
-	v4l2_async_unregister_subdev(sd);
-	media_entity_cleanup(&sd->entity);
+	v4l2_async_unregister_subdev(&lens->sd);
+	media_entity_cleanup(&lens->sd.entity);
+	v4l2_ctrl_handler_free(&lens->ctrls);
 }
 
 static const struct of_device_id ad5820_of_match[] = {

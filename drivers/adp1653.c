@@ -13,13 +13,109 @@
 #include <linux/platform_device.h>
 #include <linux/property.h>
 #include <media/v4l2-async.h>
+#include <media/v4l2-ctrls.h>
+#include <media/v4l2-event.h>
 #include <media/v4l2-subdev.h>
+
+/*
+ * Ranges of the ADP1653 (include/media/i2c/adp1653.h), capped at what the
+ * N900 wires up (omap3-n900.dts: 500 ms, 320 mA flash, 50 mA torch,
+ * 17.5 mA indicator). The timer counts down from 820 ms in 54.6 ms steps,
+ * so the longest timeout within 500 ms is 492.4 ms.
+ */
+#define ADP1653_TIMEOUT_MIN_US		1000
+#define ADP1653_TIMEOUT_STEP_US		54600
+#define ADP1653_TIMEOUT_MAX_US		492400
+#define ADP1653_FLASH_MIN_MA		215
+#define ADP1653_FLASH_MAX_MA		320
+#define ADP1653_CURRENT_STEP_MA		15
+#define ADP1653_TORCH_MIN_MA		50
+#define ADP1653_TORCH_MAX_MA		50
+#define ADP1653_INDICATOR_STEP_UA	2500
+#define ADP1653_INDICATOR_MAX_UA	17500
+
+/**
+ * struct adp1653 - the flash controller
+ * @sd: the subdevice
+ * @ctrls: the V4L2 flash class controls
+ */
+struct adp1653 {
+	struct v4l2_subdev sd;
+	struct v4l2_ctrl_handler ctrls;
+};
+
+/* -----------------------------------------------------------------------------
+ * Controls
+ */
+
+/* The emulated LED never faults. */
+static int adp1653_g_volatile_ctrl(struct v4l2_ctrl *ctrl)
+{
+	if (ctrl->id == V4L2_CID_FLASH_FAULT)
+		ctrl->val = 0;
+	return 0;
+}
+
+static int adp1653_s_ctrl(struct v4l2_ctrl *ctrl)
+{
+	return 0;
+}
+
+static const struct v4l2_ctrl_ops adp1653_ctrl_ops = {
+	.g_volatile_ctrl = adp1653_g_volatile_ctrl,
+	.s_ctrl = adp1653_s_ctrl,
+};
+
+static int adp1653_init_controls(struct adp1653 *flash)
+{
+	struct v4l2_ctrl_handler *hdl = &flash->ctrls;
+	const struct v4l2_ctrl_ops *ops = &adp1653_ctrl_ops;
+	struct v4l2_ctrl *fault;
+
+	v4l2_ctrl_handler_init(hdl, 9);
+	v4l2_ctrl_new_std_menu(hdl, ops, V4L2_CID_FLASH_LED_MODE,
+			       V4L2_FLASH_LED_MODE_TORCH, ~0x7,
+			       V4L2_FLASH_LED_MODE_NONE);
+	v4l2_ctrl_new_std_menu(hdl, ops, V4L2_CID_FLASH_STROBE_SOURCE,
+			       V4L2_FLASH_STROBE_SOURCE_SOFTWARE, ~0x1,
+			       V4L2_FLASH_STROBE_SOURCE_SOFTWARE);
+	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_FLASH_STROBE, 0, 0, 0, 0);
+	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_FLASH_STROBE_STOP, 0, 0, 0, 0);
+	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_FLASH_TIMEOUT,
+			  ADP1653_TIMEOUT_MIN_US, ADP1653_TIMEOUT_MAX_US,
+			  ADP1653_TIMEOUT_STEP_US, ADP1653_TIMEOUT_MAX_US);
+	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_FLASH_INTENSITY,
+			  ADP1653_FLASH_MIN_MA, ADP1653_FLASH_MAX_MA,
+			  ADP1653_CURRENT_STEP_MA, ADP1653_FLASH_MIN_MA);
+	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_FLASH_TORCH_INTENSITY,
+			  ADP1653_TORCH_MIN_MA, ADP1653_TORCH_MAX_MA,
+			  ADP1653_CURRENT_STEP_MA, ADP1653_TORCH_MIN_MA);
+	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_FLASH_INDICATOR_INTENSITY, 0,
+			  ADP1653_INDICATOR_MAX_UA, ADP1653_INDICATOR_STEP_UA, 0);
+	fault = v4l2_ctrl_new_std(hdl, ops, V4L2_CID_FLASH_FAULT, 0,
+				  V4L2_FLASH_FAULT_OVER_VOLTAGE |
+				  V4L2_FLASH_FAULT_OVER_TEMPERATURE |
+				  V4L2_FLASH_FAULT_SHORT_CIRCUIT, 0, 0);
+	if (hdl->error)
+		return hdl->error;
+	fault->flags |= V4L2_CTRL_FLAG_VOLATILE;
+	flash->sd.ctrl_handler = hdl;
+	return 0;
+}
 
 /* -----------------------------------------------------------------------------
  * Subdev Ops
  */
 
-static const struct v4l2_subdev_ops adp1653_subdev_ops = {};
+static const struct v4l2_subdev_core_ops adp1653_core_ops = {
+	.log_status = v4l2_ctrl_subdev_log_status,
+	.subscribe_event = v4l2_ctrl_subdev_subscribe_event,
+	.unsubscribe_event = v4l2_event_subdev_unsubscribe,
+};
+
+static const struct v4l2_subdev_ops adp1653_subdev_ops = {
+	.core = &adp1653_core_ops,
+};
 
 /* -----------------------------------------------------------------------------
  * Initialization and Cleanup
@@ -28,16 +124,24 @@ static const struct v4l2_subdev_ops adp1653_subdev_ops = {};
 static int adp1653_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
+	struct adp1653 *flash;
 	struct v4l2_subdev *sd;
 	const char *label;
 	int ret;
 
-	sd = devm_kzalloc(dev, sizeof(*sd), GFP_KERNEL);
-	if (!sd)
+	flash = devm_kzalloc(dev, sizeof(*flash), GFP_KERNEL);
+	if (!flash)
 		return -ENOMEM;
 
+	sd = &flash->sd;
 	v4l2_subdev_init(sd, &adp1653_subdev_ops);
-	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE;
+	ret = adp1653_init_controls(flash);
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
+			      dev->of_node);
+		goto err_ctrls;
+	}
+	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE | V4L2_SUBDEV_FL_HAS_EVENTS;
 	sd->dev = dev;
 	sd->owner = THIS_MODULE;
 	if (device_property_read_string(dev, "label", &label))
@@ -46,24 +150,31 @@ static int adp1653_probe(struct platform_device *pdev)
 	sd->entity.function = MEDIA_ENT_F_FLASH;
 	ret = media_entity_pads_init(&sd->entity, 0, NULL);
 	if (ret)
-		return ret;
+		goto err_ctrls;
 
 	ret = v4l2_async_register_subdev(sd);
 	if (ret) {
-		media_entity_cleanup(&sd->entity);
-		return dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
-				     dev->of_node);
+		dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
+			      dev->of_node);
+		goto err_entity;
 	}
-	platform_set_drvdata(pdev, sd);
+	platform_set_drvdata(pdev, flash);
 	return 0;
+
+err_entity:
+	media_entity_cleanup(&sd->entity);
+err_ctrls:
+	v4l2_ctrl_handler_free(&flash->ctrls);
+	return ret;
 }
 
 static void adp1653_remove(struct platform_device *pdev)
 {
-	struct v4l2_subdev *sd = platform_get_drvdata(pdev);
+	struct adp1653 *flash = platform_get_drvdata(pdev);
 
-	v4l2_async_unregister_subdev(sd);
-	media_entity_cleanup(&sd->entity);
+	v4l2_async_unregister_subdev(&flash->sd);
+	media_entity_cleanup(&flash->sd.entity);
+	v4l2_ctrl_handler_free(&flash->ctrls);
 }
 
 static const struct of_device_id adp1653_of_match[] = {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# harness.sh CONSOLE_LOG - the verdict of a test boot.
+# harness.sh CONSOLE_LOG [HOST_KTAP...] - the verdict of a test boot.
 #
 # Reads the guest console log and:
 #  - parses every KTAP document (each must have a plan, and as many
@@ -11,12 +11,17 @@
 # the line "N passed, N failed". Exit status 1 on any failure.
 set -euo pipefail
 
-log=${1:?usage: harness.sh CONSOLE_LOG}
+log=${1:?usage: harness.sh CONSOLE_LOG [HOST_KTAP...]}
+shift
 [ -r "$log" ] || { echo "harness: no console log $log"; echo "0 passed, 1 failed"; exit 1; }
 
+# Host-side KTAP documents (e.g. the lint results) are counted too, but
+# not searched for kernel splats.
 clean=$(mktemp)
-trap 'rm -f "$clean"' EXIT
+ktap=$(mktemp)
+trap 'rm -f "$clean" "$ktap"' EXIT
 tr -d '\r' <"$log" >"$clean"
+cat "$clean" "$@" >"$ktap"
 
 # KTAP: count results per document and check plans.
 read -r passed failed skipped plan_errors < <(awk '
@@ -36,7 +41,7 @@ read -r passed failed skipped plan_errors < <(awk '
 		else { fail++; print "harness: FAILED: " $0 > "/dev/stderr" }
 	}
 	END { close_doc(); printf "%d %d %d %d\n", pass, fail, skip, perr + (ndoc ? 0 : 1) }
-' "$clean")
+' "$ktap")
 
 extra_pass=0
 extra_fail=0

@@ -1,7 +1,7 @@
 #!/bin/sh
 # v4l2-compliance (v4l-utils 1.30.1) over the media device and every node it
 # reaches, as one KTAP document: a result per device node plus the grand
-# total. A node passes when it has no failures.
+# total. A node passes when it has no failures and no warnings.
 media=${1:-/dev/media0}
 out=/tmp/compliance.txt
 
@@ -17,17 +17,19 @@ grep '^Total for ' "$out" | while IFS= read -r line; do
 	i=$((i + 1))
 	node=$(echo "$line" | sed -n 's/^Total for .* device \([^:]*\):.*/\1/p')
 	failed=$(echo "$line" | sed -n 's/.*Failed: \([0-9]*\).*/\1/p')
-	if [ "$failed" = 0 ]; then
+	warnings=$(echo "$line" | sed -n 's/.*Warnings: \([0-9]*\).*/\1/p')
+	if [ "$failed" = 0 ] && [ "$warnings" = 0 ]; then
 		echo "ok $i compliance.$node"
 	else
-		echo "not ok $i compliance.$node # $failed failed"
+		echo "not ok $i compliance.$node # $failed failed, $warnings warnings"
 	fi
 done
 grand=$(grep '^Grand Total for ' "$out")
 echo "# v4l2-compliance exit code $rc"
 echo "# $grand"
 failed=$(echo "$grand" | sed -n 's/.*Failed: \([0-9]*\).*/\1/p')
-if [ -n "$grand" ] && [ "$failed" = 0 ] && [ $rc -eq 0 ]; then
+warnings=$(echo "$grand" | sed -n 's/.*Warnings: \([0-9]*\).*/\1/p')
+if [ -n "$grand" ] && [ "$failed" = 0 ] && [ "$warnings" = 0 ] && [ $rc -eq 0 ]; then
 	echo "ok $((n + 1)) compliance.grand_total"
 else
 	echo "not ok $((n + 1)) compliance.grand_total"
