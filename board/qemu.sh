@@ -2,14 +2,14 @@
 # The one QEMU command line of this project. build.sh sources this file; the
 # README quotes it. Change the machine here and nowhere else.
 #
-#   qemu-system-arm -M virt -cpu cortex-a15 -smp 2 -m 512M \
+#   qemu-system-arm -M virt -cpu cortex-a15 -smp 2 -m 256M \
 #       -nographic -nodefaults -no-reboot -serial mon:stdio \
 #       -kernel zImage -initrd rootfs.cpio.gz -dtb n900.dtb \
 #       -append "console=ttyAMA0 ..."
 
 QEMU_BIN=qemu-system-arm
 QEMU_MACHINE=virt
-QEMU_ARGS=(-cpu cortex-a15 -smp 2 -m 512M)
+QEMU_ARGS=(-cpu cortex-a15 -smp 2 -m 256M)
 
 # qemu_dumpdtb OUT: write QEMU's own device tree for this exact machine
 # (same -cpu/-smp/-m as the boot, so the tree matches what the guest sees).

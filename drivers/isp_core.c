@@ -74,6 +74,8 @@ static int isp_subdev_bound(struct v4l2_async_notifier *notifier,
 static int isp_subdev_complete(struct v4l2_async_notifier *notifier)
 {
 	struct isp_device *isp = notifier_to_isp(notifier);
+	struct media_entity *entity;
+	unsigned int entities = 0;
 	int ret;
 
 	ret = v4l2_device_register_subdev_nodes(&isp->v4l2_dev);
@@ -86,8 +88,10 @@ static int isp_subdev_complete(struct v4l2_async_notifier *notifier)
 	if (ret)
 		return ret;
 	isp->registered = true;
-	dev_info(isp->dev, "%s: %u entities, %s\n", isp->mdev.model,
-		 isp->mdev.entity_internal_idx_max, dev_name(&isp->mdev.devnode->dev));
+	media_device_for_each_entity(entity, &isp->mdev)
+		entities++;
+	dev_info(isp->dev, "%s: %u entities, %s\n", isp->mdev.model, entities,
+		 dev_name(&isp->mdev.devnode->dev));
 	return 0;
 }
 

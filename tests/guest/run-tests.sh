@@ -11,6 +11,7 @@ echo "N900-TESTS-BEGIN $(date +%s)"
 "$T/mc-seed-abi" /dev/media0 /etc/n900/topology.expected
 "$T/compliance.sh" /dev/media0
 "$T/recipes.sh" /etc/n900/recipes
+"$T/probe-order.sh"
 
 # kmemleak: force a scan now, so a leak is reported before poweroff.
 if [ -w /sys/kernel/debug/kmemleak ]; then
