@@ -15,6 +15,8 @@
 #include <linux/platform_device.h>
 #include <linux/property.h>
 #include <media/v4l2-async.h>
+#include <media/v4l2-ctrls.h>
+#include <media/v4l2-event.h>
 #include <media/v4l2-subdev.h>
 
 /**
@@ -33,12 +35,20 @@ struct sensor_mode {
  * @code: media bus code of the pixel array output
  * @modes: readout modes, largest first
  * @num_modes: number of entries in @modes
+ * @pixel_rate: pixel rate in pixels per second
+ * @link_freq: bus link frequency in Hz
+ * @exposure_max: longest exposure, in lines
+ * @gain_max: highest analogue gain code
  */
 struct sensor_model {
 	const char *name;
 	u32 code;
 	const struct sensor_mode *modes;
 	unsigned int num_modes;
+	s64 pixel_rate;
+	s64 link_freq;
+	u32 exposure_max;
+	u32 gain_max;
 };
 
 /**
@@ -46,11 +56,13 @@ struct sensor_model {
  * @sd: the subdevice
  * @pad: its source pad
  * @model: the sensor model
+ * @ctrls: exposure, analogue gain, test pattern, pixel rate, link frequency
  */
 struct sensor {
 	struct v4l2_subdev sd;
 	struct media_pad pad;
 	const struct sensor_model *model;
+	struct v4l2_ctrl_handler ctrls;
 };
 
 static inline struct sensor *to_sensor(struct v4l2_subdev *sd)
@@ -75,6 +87,10 @@ static const struct sensor_model et8ek8_model = {
 	.code = MEDIA_BUS_FMT_SGRBG10_1X10,
 	.modes = et8ek8_modes,
 	.num_modes = ARRAY_SIZE(et8ek8_modes),
+	.pixel_rate = 79200000,
+	.link_freq = 396000000,
+	.exposure_max = 2000,
+	.gain_max = 79,
 };
 
 static const struct sensor_model vs6555_model = {
@@ -82,7 +98,58 @@ static const struct sensor_model vs6555_model = {
 	.code = MEDIA_BUS_FMT_SGRBG10_1X10,
 	.modes = vs6555_modes,
 	.num_modes = ARRAY_SIZE(vs6555_modes),
+	.pixel_rate = 12000000,
+	.link_freq = 96000000,
+	.exposure_max = 500,
+	.gain_max = 255,
 };
+
+/* -----------------------------------------------------------------------------
+ * Controls
+ */
+
+static const char * const sensor_test_pattern_menu[] = {
+	"Normal (synthetic scene)",
+	"Vertical colour bars",
+	"Gradient",
+};
+
+/* The emulated sensor applies its controls when it renders a frame. */
+static int sensor_s_ctrl(struct v4l2_ctrl *ctrl)
+{
+	return 0;
+}
+
+static const struct v4l2_ctrl_ops sensor_ctrl_ops = {
+	.s_ctrl = sensor_s_ctrl,
+};
+
+static int sensor_init_controls(struct sensor *sensor)
+{
+	const struct sensor_model *model = sensor->model;
+	struct v4l2_ctrl_handler *hdl = &sensor->ctrls;
+	struct v4l2_ctrl *link_freq;
+
+	v4l2_ctrl_handler_init(hdl, 5);
+	v4l2_ctrl_new_std(hdl, &sensor_ctrl_ops, V4L2_CID_EXPOSURE, 1,
+			  model->exposure_max, 1, model->exposure_max / 2);
+	v4l2_ctrl_new_std(hdl, &sensor_ctrl_ops, V4L2_CID_ANALOGUE_GAIN, 0,
+			  model->gain_max, 1, 0);
+	v4l2_ctrl_new_std_menu_items(hdl, &sensor_ctrl_ops, V4L2_CID_TEST_PATTERN,
+				     ARRAY_SIZE(sensor_test_pattern_menu) - 1,
+				     0, 0, sensor_test_pattern_menu);
+	v4l2_ctrl_new_std(hdl, &sensor_ctrl_ops, V4L2_CID_PIXEL_RATE,
+			  model->pixel_rate, model->pixel_rate, 1,
+			  model->pixel_rate);
+	link_freq = v4l2_ctrl_new_int_menu(hdl, &sensor_ctrl_ops,
+					   V4L2_CID_LINK_FREQ, 0, 0,
+					   &model->link_freq);
+	if (hdl->error)
+		return hdl->error;
+	link_freq->flags |= V4L2_CTRL_FLAG_READ_ONLY;
+	sensor->sd.ctrl_handler = hdl;
+	return 0;
+}
 
 /* -----------------------------------------------------------------------------
  * Pad Ops
@@ -165,7 +232,14 @@ static const struct v4l2_subdev_pad_ops sensor_pad_ops = {
  * Subdev Ops
  */
 
+static const struct v4l2_subdev_core_ops sensor_core_ops = {
+	.log_status = v4l2_ctrl_subdev_log_status,
+	.subscribe_event = v4l2_ctrl_subdev_subscribe_event,
+	.unsubscribe_event = v4l2_event_subdev_unsubscribe,
+};
+
 static const struct v4l2_subdev_ops sensor_subdev_ops = {
+	.core = &sensor_core_ops,
 	.pad = &sensor_pad_ops,
 };
 
@@ -193,7 +267,13 @@ static int sensor_probe(struct platform_device *pdev)
 	sd = &sensor->sd;
 	v4l2_subdev_init(sd, &sensor_subdev_ops);
 	sd->internal_ops = &sensor_internal_ops;
-	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE;
+	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE | V4L2_SUBDEV_FL_HAS_EVENTS;
+	ret = sensor_init_controls(sensor);
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
+			      dev->of_node);
+		goto err_ctrls;
+	}
 	sd->dev = dev;
 	sd->owner = THIS_MODULE;
 	if (device_property_read_string(dev, "label", &label))
@@ -204,7 +284,7 @@ static int sensor_probe(struct platform_device *pdev)
 	sensor->pad.flags = MEDIA_PAD_FL_SOURCE;
 	ret = media_entity_pads_init(&sd->entity, 1, &sensor->pad);
 	if (ret)
-		return ret;
+		goto err_ctrls;
 
 	ret = v4l2_subdev_init_finalize(sd);
 	if (ret)
@@ -223,6 +303,8 @@ err_state:
 	v4l2_subdev_cleanup(sd);
 err_entity:
 	media_entity_cleanup(&sd->entity);
+err_ctrls:
+	v4l2_ctrl_handler_free(&sensor->ctrls);
 	return ret;
 }
 
@@ -233,6 +315,7 @@ static void sensor_remove(struct platform_device *pdev)
 	v4l2_async_unregister_subdev(&sensor->sd);
 	v4l2_subdev_cleanup(&sensor->sd);
 	media_entity_cleanup(&sensor->sd.entity);
+	v4l2_ctrl_handler_free(&sensor->ctrls);
 }
 
 static const struct of_device_id sensor_of_match[] = {
