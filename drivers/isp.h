@@ -40,13 +40,30 @@
 #define ISP_DT_LINK_IMMUTABLE	"n900emu,link-immutable"
 
 /**
+ * struct isp_code_map - a media bus code a source pad can produce
+ * @pad: the source pad
+ * @sink: the code on the sink pad (pad 0)
+ * @source: a code @pad can output from @sink
+ */
+struct isp_code_map {
+	unsigned int pad;
+	u32 sink;
+	u32 source;
+};
+
+/**
  * struct isp_block_type - what distinguishes one kind of ISP block
  * @name: default entity name, overridden by the node's "label" property
  * @function: media entity function (MEDIA_ENT_F_*)
- * @num_pads: number of pads; DT port N is pad N
+ * @num_pads: number of pads; DT port N is pad N. Pad 0 is the sink.
  * @pad_flags: MEDIA_PAD_FL_* of each pad
- * @codes: media bus codes the block accepts on its pads
+ * @codes: media bus codes the sink pad accepts
  * @num_codes: number of entries in @codes
+ * @code_map: codes the source pads produce from a sink code; a source pad
+ *	with no entry for the sink code outputs the sink code
+ * @num_code_maps: number of entries in @code_map
+ * @source_size: adjust a requested source size to what the block can
+ *	produce from @sink; NULL when the source size is the sink size
  */
 struct isp_block_type {
 	const char *name;
@@ -55,6 +72,10 @@ struct isp_block_type {
 	unsigned long pad_flags[ISP_MAX_PADS];
 	const u32 *codes;
 	unsigned int num_codes;
+	const struct isp_code_map *code_map;
+	unsigned int num_code_maps;
+	void (*source_size)(const struct v4l2_mbus_framefmt *sink,
+			    u32 *width, u32 *height);
 };
 
 /**

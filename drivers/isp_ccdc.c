@@ -24,6 +24,16 @@ static const u32 ccdc_codes[] = {
 	MEDIA_BUS_FMT_UYVY8_1X16,
 };
 
+/*
+ * The output formatter can drop the two least significant bits of 10-bit
+ * raw data (the data lane shifter): 10 to 8 bit on the way to memory. The
+ * video port always carries the sink format.
+ */
+static const struct isp_code_map ccdc_code_map[] = {
+	{ CCDC_PAD_SOURCE_OF, MEDIA_BUS_FMT_SGRBG10_1X10, MEDIA_BUS_FMT_SGRBG10_1X10 },
+	{ CCDC_PAD_SOURCE_OF, MEDIA_BUS_FMT_SGRBG10_1X10, MEDIA_BUS_FMT_SGRBG8_1X8 },
+};
+
 const struct isp_block_type isp_ccdc_type = {
 	.name = "OMAP3 ISP CCDC",
 	.function = MEDIA_ENT_F_PROC_VIDEO_PIXEL_FORMATTER,
@@ -35,4 +45,6 @@ const struct isp_block_type isp_ccdc_type = {
 	},
 	.codes = ccdc_codes,
 	.num_codes = ARRAY_SIZE(ccdc_codes),
+	.code_map = ccdc_code_map,
+	.num_code_maps = ARRAY_SIZE(ccdc_code_map),
 };

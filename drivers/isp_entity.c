@@ -61,16 +61,70 @@ static bool block_has_code(const struct isp_block_type *type, u32 code)
  * Pad Ops
  */
 
+#define ISP_PAD_SINK	0
+
+/*
+ * The code source pad @pad outputs from sink code @sink: the @index-th
+ * entry of the block's code map, or the sink code itself when the map has
+ * no entry for it. Returns 0 past the last one.
+ */
+static u32 source_code(const struct isp_block_type *type, unsigned int pad,
+		       u32 sink, unsigned int index)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < type->num_code_maps; i++) {
+		const struct isp_code_map *m = &type->code_map[i];
+
+		if (m->pad == pad && m->sink == sink && n++ == index)
+			return m->source;
+	}
+	return !n && !index ? sink : 0;
+}
+
+/* Set source pad @pad as close to @code, @width x @height as it can be. */
+static void update_source(struct isp_block *block,
+			  struct v4l2_subdev_state *state, unsigned int pad,
+			  u32 code, u32 width, u32 height)
+{
+	const struct isp_block_type *type = block->type;
+	const struct v4l2_mbus_framefmt *sink;
+	unsigned int i;
+	u32 c, pick;
+
+	sink = v4l2_subdev_state_get_format(state, ISP_PAD_SINK);
+	pick = source_code(type, pad, sink->code, 0);
+	for (i = 0; (c = source_code(type, pad, sink->code, i)); i++)
+		if (c == code)
+			pick = c;
+
+	if (type->source_size) {
+		type->source_size(sink, &width, &height);
+	} else {
+		width = sink->width;
+		height = sink->height;
+	}
+	fill_format(v4l2_subdev_state_get_format(state, pad), pick, width,
+		    height);
+}
+
 static int block_enum_mbus_code(struct v4l2_subdev *sd,
 				struct v4l2_subdev_state *state,
 				struct v4l2_subdev_mbus_code_enum *code)
 {
 	const struct isp_block_type *type = to_isp_block(sd)->type;
+	const struct v4l2_mbus_framefmt *sink;
 
-	if (code->index >= type->num_codes)
-		return -EINVAL;
-	code->code = type->codes[code->index];
-	return 0;
+	if (code->pad == ISP_PAD_SINK) {
+		if (code->index >= type->num_codes)
+			return -EINVAL;
+		code->code = type->codes[code->index];
+		return 0;
+	}
+
+	sink = v4l2_subdev_state_get_format(state, ISP_PAD_SINK);
+	code->code = source_code(type, code->pad, sink->code, code->index);
+	return code->code ? 0 : -EINVAL;
 }
 
 static int block_enum_frame_size(struct v4l2_subdev *sd,
@@ -78,19 +132,49 @@ static int block_enum_frame_size(struct v4l2_subdev *sd,
 				 struct v4l2_subdev_frame_size_enum *fse)
 {
 	const struct isp_block_type *type = to_isp_block(sd)->type;
+	const struct v4l2_mbus_framefmt *sink;
+	unsigned int i;
+	u32 c;
 
-	if (fse->index || !block_has_code(type, fse->code))
+	if (fse->index)
 		return -EINVAL;
-	fse->min_width = ISP_MIN_WIDTH;
-	fse->min_height = ISP_MIN_HEIGHT;
-	fse->max_width = ISP_MAX_WIDTH;
-	fse->max_height = ISP_MAX_HEIGHT;
+
+	if (fse->pad == ISP_PAD_SINK) {
+		if (!block_has_code(type, fse->code))
+			return -EINVAL;
+		fse->min_width = ISP_MIN_WIDTH;
+		fse->min_height = ISP_MIN_HEIGHT;
+		fse->max_width = ISP_MAX_WIDTH;
+		fse->max_height = ISP_MAX_HEIGHT;
+		return 0;
+	}
+
+	sink = v4l2_subdev_state_get_format(state, ISP_PAD_SINK);
+	for (i = 0; (c = source_code(type, fse->pad, sink->code, i)); i++)
+		if (c == fse->code)
+			break;
+	if (!c)
+		return -EINVAL;
+
+	fse->min_width = sink->width;
+	fse->min_height = sink->height;
+	fse->max_width = sink->width;
+	fse->max_height = sink->height;
+	if (type->source_size) {
+		fse->min_width = 1;
+		fse->min_height = 1;
+		type->source_size(sink, &fse->min_width, &fse->min_height);
+		fse->max_width = U32_MAX;
+		fse->max_height = U32_MAX;
+		type->source_size(sink, &fse->max_width, &fse->max_height);
+	}
 	return 0;
 }
 
 /*
- * A block passes its sink format through to its source pads: a format set
- * on a sink pad propagates, a source pad reports what its sink gives it.
+ * A format set on the sink pad propagates to the source pads, which keep
+ * their code and size where the new sink format allows it. A source pad
+ * takes what the block can make of its sink format.
  */
 static int block_set_fmt(struct v4l2_subdev *sd,
 			 struct v4l2_subdev_state *state,
@@ -98,7 +182,7 @@ static int block_set_fmt(struct v4l2_subdev *sd,
 {
 	struct isp_block *block = to_isp_block(sd);
 	const struct isp_block_type *type = block->type;
-	struct v4l2_mbus_framefmt *fmt;
+	struct v4l2_mbus_framefmt *fmt, *src;
 	unsigned int i;
 	u32 code;
 
@@ -106,15 +190,11 @@ static int block_set_fmt(struct v4l2_subdev *sd,
 	if (!fmt)
 		return -EINVAL;
 
-	if (block->pads[format->pad].flags & MEDIA_PAD_FL_SOURCE) {
-		bool has_sink = false;
-
-		for (i = 0; i < type->num_pads; i++)
-			has_sink |= !!(type->pad_flags[i] & MEDIA_PAD_FL_SINK);
-		if (has_sink) {
-			format->format = *fmt;
-			return 0;
-		}
+	if (format->pad != ISP_PAD_SINK) {
+		update_source(block, state, format->pad, format->format.code,
+			      format->format.width, format->format.height);
+		format->format = *fmt;
+		return 0;
 	}
 
 	code = format->format.code;
@@ -123,12 +203,10 @@ static int block_set_fmt(struct v4l2_subdev *sd,
 	fill_format(fmt, code, format->format.width, format->format.height);
 	format->format = *fmt;
 
-	if (!(block->pads[format->pad].flags & MEDIA_PAD_FL_SINK))
-		return 0;
-	for (i = 0; i < type->num_pads; i++) {
-		if (!(type->pad_flags[i] & MEDIA_PAD_FL_SOURCE))
-			continue;
-		*v4l2_subdev_state_get_format(state, i) = *fmt;
+	for (i = 1; i < type->num_pads; i++) {
+		src = v4l2_subdev_state_get_format(state, i);
+		update_source(block, state, i, src->code, src->width,
+			      src->height);
 	}
 	return 0;
 }
@@ -136,12 +214,13 @@ static int block_set_fmt(struct v4l2_subdev *sd,
 static int block_init_state(struct v4l2_subdev *sd,
 			    struct v4l2_subdev_state *state)
 {
-	const struct isp_block_type *type = to_isp_block(sd)->type;
+	struct isp_block *block = to_isp_block(sd);
 	unsigned int i;
 
-	for (i = 0; i < type->num_pads; i++)
-		fill_format(v4l2_subdev_state_get_format(state, i),
-			    type->codes[0], ISP_DEF_WIDTH, ISP_DEF_HEIGHT);
+	fill_format(v4l2_subdev_state_get_format(state, ISP_PAD_SINK),
+		    block->type->codes[0], ISP_DEF_WIDTH, ISP_DEF_HEIGHT);
+	for (i = 1; i < block->type->num_pads; i++)
+		update_source(block, state, i, 0, ISP_DEF_WIDTH, ISP_DEF_HEIGHT);
 	return 0;
 }
 

@@ -18,8 +18,14 @@ enum {
 static const u32 preview_codes[] = {
 	MEDIA_BUS_FMT_SGRBG10_1X10,
 	MEDIA_BUS_FMT_SGRBG8_1X8,
-	MEDIA_BUS_FMT_YUYV8_1X16,
-	MEDIA_BUS_FMT_UYVY8_1X16,
+};
+
+/* Bayer in, YUV 4:2:2 out, in either byte order. */
+static const struct isp_code_map preview_code_map[] = {
+	{ PREV_PAD_SOURCE, MEDIA_BUS_FMT_SGRBG10_1X10, MEDIA_BUS_FMT_YUYV8_1X16 },
+	{ PREV_PAD_SOURCE, MEDIA_BUS_FMT_SGRBG10_1X10, MEDIA_BUS_FMT_UYVY8_1X16 },
+	{ PREV_PAD_SOURCE, MEDIA_BUS_FMT_SGRBG8_1X8, MEDIA_BUS_FMT_YUYV8_1X16 },
+	{ PREV_PAD_SOURCE, MEDIA_BUS_FMT_SGRBG8_1X8, MEDIA_BUS_FMT_UYVY8_1X16 },
 };
 
 const struct isp_block_type isp_preview_type = {
@@ -32,4 +38,6 @@ const struct isp_block_type isp_preview_type = {
 	},
 	.codes = preview_codes,
 	.num_codes = ARRAY_SIZE(preview_codes),
+	.code_map = preview_code_map,
+	.num_code_maps = ARRAY_SIZE(preview_code_map),
 };

@@ -19,6 +19,22 @@ static const u32 resizer_codes[] = {
 	MEDIA_BUS_FMT_UYVY8_1X16,
 };
 
+/*
+ * The resizer scales each direction by 1/4x to 4x (OMAP3 ISP TRM: the
+ * ratio register spans 64..1024 in 1/256 units), within the ISP's size
+ * limits. A request outside that range is clamped, not refused.
+ */
+static void resizer_source_size(const struct v4l2_mbus_framefmt *sink,
+				u32 *width, u32 *height)
+{
+	*width = clamp_t(u32, *width, max_t(u32, DIV_ROUND_UP(sink->width, 4),
+					    ISP_MIN_WIDTH),
+			 min_t(u32, sink->width * 4, ISP_MAX_WIDTH));
+	*height = clamp_t(u32, *height, max_t(u32, DIV_ROUND_UP(sink->height, 4),
+					      ISP_MIN_HEIGHT),
+			  min_t(u32, sink->height * 4, ISP_MAX_HEIGHT));
+}
+
 const struct isp_block_type isp_resizer_type = {
 	.name = "OMAP3 ISP resizer",
 	.function = MEDIA_ENT_F_PROC_VIDEO_SCALER,
@@ -29,4 +45,5 @@ const struct isp_block_type isp_resizer_type = {
 	},
 	.codes = resizer_codes,
 	.num_codes = ARRAY_SIZE(resizer_codes),
+	.source_size = resizer_source_size,
 };

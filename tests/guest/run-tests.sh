@@ -8,12 +8,21 @@ T=/usr/lib/n900/tests
 dmesg -n 1
 echo "N900-TESTS-BEGIN $(date +%s)"
 
-"$T/mc-seed-abi" /dev/media0 /etc/n900/topology.expected
-"$T/compliance.sh" /dev/media0
-"$T/recipes.sh" /etc/n900/recipes
-"$T/probe-order.sh"
+# suite: run one suite, with its guest uptime on a diagnostic line.
+suite() {
+	echo "# suite $1 starts at $(cut -d' ' -f1 /proc/uptime) s"
+	"$@"
+}
+
+suite "$T/mc-seed-abi" /dev/media0 /etc/n900/topology.expected
+suite "$T/compliance.sh" /dev/media0
+suite "$T/formats.sh"
+suite "$T/subdev-try"
+suite "$T/recipes.sh" /etc/n900/recipes
+suite "$T/probe-order.sh"
 
 # kmemleak: force a scan now, so a leak is reported before poweroff.
+echo "# kmemleak scan starts at $(cut -d' ' -f1 /proc/uptime) s"
 if [ -w /sys/kernel/debug/kmemleak ]; then
 	echo scan >/sys/kernel/debug/kmemleak
 	echo "N900-KMEMLEAK-BEGIN"

@@ -1,0 +1,70 @@
+#!/bin/sh
+# Format propagation along the main pipeline and the OMAP3 ISP limits, as
+# one KTAP document. The expected values follow from the hardware rules
+# (sizes pass through; CCDC output formatter 10 to 8 bit; preview Bayer in,
+# YUV out; resizer 1/4x..4x within 32..4096), not from the driver.
+S='"et8ek8 3-003e"'
+SW='"video-bus-switch"'
+CCP2='"OMAP3 ISP CCP2"'
+CCDC='"OMAP3 ISP CCDC"'
+LSC='"OMAP3 ISP lens shading"'
+WB='"OMAP3 ISP white balance"'
+PRV='"OMAP3 ISP preview"'
+RSZ='"OMAP3 ISP resizer"'
+W=2592
+H=1968
+
+n=0
+# snapshot: every pad's format as "ENTITY:PAD CODE/WxH", from one media-ctl -p
+snapshot() {
+	media-ctl -p | awk '
+		/^- entity [0-9]+:/ { sub(/^- entity [0-9]+: /, ""); sub(/ \(.*$/, ""); e = $0 }
+		/^\tpad[0-9]+:/ { p = $1; sub(/^pad/, "", p); sub(/:$/, "", p) }
+		/fmt:/ { f = $0; sub(/.*fmt:/, "", f); sub(/ .*/, "", f); print e ":" p " " f }'
+}
+check() { # NAME ENTITY PAD EXPECTED (against $snap)
+	n=$((n + 1))
+	name=$(echo "$2" | tr -d '"')
+	got=$(echo "$snap" | grep -F "$name:$3 " | cut -d' ' -f2- | sed 's/.* //')
+	if [ "$got" = "$4" ]; then
+		echo "ok $n $1"
+	else
+		echo "# $name:$3 is '$got', expected '$4'"
+		echo "not ok $n $1"
+	fi
+}
+ceil4() { echo $((($1 + 3) / 4)); }
+clamp() { v=$1; [ "$v" -ge "$2" ] || v=$2; [ "$v" -le "$3" ] || v=$3; echo "$v"; }
+
+echo "KTAP version 1"
+echo "1..14"
+B10=SGRBG10_1X10/${W}x$H
+YUV=UYVY8_1X16/${W}x$H
+# Each source format is set in turn; media-ctl carries it over every
+# enabled link to the next sink, the block carries it to its sources.
+v="$S:0 [fmt:$B10], $SW:2 [fmt:$B10], $CCP2:1 [fmt:$B10]"
+v="$v, $CCDC:2 [fmt:SGRBG8_1X8/${W}x$H], $CCDC:1 [fmt:$B10], $LSC:1 [fmt:$B10]"
+v="$v, $WB:1 [fmt:$B10], $PRV:1 [fmt:$YUV], $RSZ:1 [fmt:UYVY8_1X16/320x240]"
+media-ctl -V "$v"
+snap=$(snapshot)
+check sensor_to_switch "$SW" 0 "$B10"
+check switch_passes_through "$SW" 2 "$B10"
+check switch_to_ccp2 "$CCP2" 0 "$B10"
+check ccp2_to_ccdc "$CCDC" 0 "$B10"
+check ccdc_video_port "$CCDC" 1 "$B10"
+check ccdc_of_10_to_8_bit "$CCDC" 2 "SGRBG8_1X8/${W}x$H"
+check ccdc_to_lsc "$LSC" 0 "$B10"
+check wb_to_preview "$PRV" 0 "$B10"
+check preview_bayer_to_yuv "$PRV" 1 "$YUV"
+check preview_to_resizer "$RSZ" 0 "$YUV"
+check resizer_downscale_clamped_to_quarter "$RSZ" 1 \
+	"UYVY8_1X16/$(clamp "$(ceil4 $W)" 32 4096)x$(clamp "$(ceil4 $H)" 32 4096)"
+
+v="$PRV:1 [fmt:$B10], $RSZ:0 [fmt:UYVY8_1X16/640x480]"
+v="$v, $RSZ:1 [fmt:UYVY8_1X16/9999x9999], $CCDC:0 [fmt:SGRBG10_1X10/8x8]"
+media-ctl -V "$v"
+snap=$(snapshot)
+check preview_source_refuses_bayer "$PRV" 1 "YUYV8_1X16/${W}x$H"
+check resizer_upscale_clamped_to_4x "$RSZ" 1 \
+	"UYVY8_1X16/$(clamp $((640 * 4)) 32 4096)x$(clamp $((480 * 4)) 32 4096)"
+check sink_size_clamped_to_min "$CCDC" 0 "SGRBG10_1X10/32x32"
