@@ -356,7 +356,7 @@ make_rootfs() {
 	mkdir -p "$root/usr/lib/n900/tests" "$root/etc/n900"
 	cp -a "$BUILD/tests/." "$root/usr/lib/n900/tests/"
 	cp -a "$TOP/tests/guest/"*.sh "$root/usr/lib/n900/tests/"
-	cp "$BUILD/dt/topology.expected" "$root/etc/n900/"
+	cp "$BUILD/dt/topology.expected" "$TOP/tests/controls.spec" "$root/etc/n900/"
 	# README's media-ctl recipes, run verbatim by tests/guest/recipes.sh
 	sed -n '/<!-- recipes:begin -->/,/<!-- recipes:end -->/p' "$TOP/README.md" |
 		sed -e '/^<!--/d' -e '/^```/d' >"$root/etc/n900/recipes"

@@ -17,6 +17,7 @@
 #include <linux/spinlock.h>
 #include <media/media-device.h>
 #include <media/v4l2-async.h>
+#include <media/v4l2-ctrls.h>
 #include <media/v4l2-dev.h>
 #include <media/v4l2-device.h>
 #include <media/v4l2-subdev.h>
@@ -64,6 +65,8 @@ struct isp_code_map {
  * @num_code_maps: number of entries in @code_map
  * @source_size: adjust a requested source size to what the block can
  *	produce from @sink; NULL when the source size is the sink size
+ * @init_controls: add the block's controls to @hdl (already initialised);
+ *	NULL for a block without controls
  */
 struct isp_block_type {
 	const char *name;
@@ -76,6 +79,7 @@ struct isp_block_type {
 	unsigned int num_code_maps;
 	void (*source_size)(const struct v4l2_mbus_framefmt *sink,
 			    u32 *width, u32 *height);
+	void (*init_controls)(struct v4l2_ctrl_handler *hdl);
 };
 
 /**
@@ -83,11 +87,13 @@ struct isp_block_type {
  * @sd: the subdevice; its entity is the block's media entity
  * @pads: media pads, @type->num_pads of them are used
  * @type: the block description
+ * @ctrls: the block's controls, when @type has any
  */
 struct isp_block {
 	struct v4l2_subdev sd;
 	struct media_pad pads[ISP_MAX_PADS];
 	const struct isp_block_type *type;
+	struct v4l2_ctrl_handler ctrls;
 };
 
 extern const struct isp_block_type isp_csi2_type;
@@ -102,6 +108,7 @@ extern const struct isp_block_type isp_h3a_af_type;
 extern const struct isp_block_type isp_hist_type;
 
 extern struct platform_driver isp_block_driver;
+extern const struct v4l2_ctrl_ops isp_block_ctrl_ops;
 
 /**
  * struct isp_buffer - a video buffer queued on an ISP video node

@@ -9,6 +9,7 @@
  */
 
 #include "isp.h"
+#include "n900-isp-controls.h"
 
 enum {
 	CCDC_PAD_SINK,
@@ -34,6 +35,26 @@ static const struct isp_code_map ccdc_code_map[] = {
 	{ CCDC_PAD_SOURCE_OF, MEDIA_BUS_FMT_SGRBG10_1X10, MEDIA_BUS_FMT_SGRBG8_1X8 },
 };
 
+/* -----------------------------------------------------------------------------
+ * Controls
+ */
+
+/* Subtracted from every 10-bit sample; 64 is the et8ek8 pedestal. */
+static const struct v4l2_ctrl_config ccdc_black_level = {
+	.ops = &isp_block_ctrl_ops,
+	.id = V4L2_CID_N900_CCDC_BLACK_LEVEL,
+	.name = "Black Level",
+	.type = V4L2_CTRL_TYPE_INTEGER,
+	.max = 1023,
+	.step = 1,
+	.def = 64,
+};
+
+static void ccdc_init_controls(struct v4l2_ctrl_handler *hdl)
+{
+	v4l2_ctrl_new_custom(hdl, &ccdc_black_level, NULL);
+}
+
 const struct isp_block_type isp_ccdc_type = {
 	.name = "OMAP3 ISP CCDC",
 	.function = MEDIA_ENT_F_PROC_VIDEO_PIXEL_FORMATTER,
@@ -45,6 +66,7 @@ const struct isp_block_type isp_ccdc_type = {
 	},
 	.codes = ccdc_codes,
 	.num_codes = ARRAY_SIZE(ccdc_codes),
+	.init_controls = ccdc_init_controls,
 	.code_map = ccdc_code_map,
 	.num_code_maps = ARRAY_SIZE(ccdc_code_map),
 };

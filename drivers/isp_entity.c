@@ -8,6 +8,7 @@
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/property.h>
+#include <media/v4l2-event.h>
 #include <media/v4l2-fwnode.h>
 
 #include "isp.h"
@@ -236,9 +237,51 @@ static const struct v4l2_subdev_pad_ops block_pad_ops = {
  * Subdev Ops
  */
 
+static const struct v4l2_subdev_core_ops block_core_ops = {
+	.log_status = v4l2_ctrl_subdev_log_status,
+	.subscribe_event = v4l2_ctrl_subdev_subscribe_event,
+	.unsubscribe_event = v4l2_event_subdev_unsubscribe,
+};
+
 static const struct v4l2_subdev_ops block_subdev_ops = {
+	.core = &block_core_ops,
 	.pad = &block_pad_ops,
 };
+
+/* -----------------------------------------------------------------------------
+ * Controls
+ */
+
+/*
+ * Control values are read by the processing stages when they handle a
+ * frame; setting one needs no device access.
+ */
+static int block_s_ctrl(struct v4l2_ctrl *ctrl)
+{
+	return 0;
+}
+
+const struct v4l2_ctrl_ops isp_block_ctrl_ops = {
+	.s_ctrl = block_s_ctrl,
+};
+
+static int block_init_controls(struct isp_block *block)
+{
+	int ret;
+
+	if (!block->type->init_controls)
+		return 0;
+	v4l2_ctrl_handler_init(&block->ctrls, 8);
+	block->type->init_controls(&block->ctrls);
+	ret = block->ctrls.error;
+	if (ret) {
+		v4l2_ctrl_handler_free(&block->ctrls);
+		return ret;
+	}
+	block->sd.ctrl_handler = &block->ctrls;
+	block->sd.flags |= V4L2_SUBDEV_FL_HAS_EVENTS;
+	return 0;
+}
 
 static const struct v4l2_subdev_internal_ops block_internal_ops = {
 	.init_state = block_init_state,
@@ -486,10 +529,16 @@ static int block_probe(struct platform_device *pdev)
 	sd->entity.ops = &block_entity_ops;
 	for (i = 0; i < type->num_pads; i++)
 		block->pads[i].flags = type->pad_flags[i];
-	ret = media_entity_pads_init(&sd->entity, type->num_pads, block->pads);
+	ret = block_init_controls(block);
 	if (ret)
-		return dev_err_probe(dev, ret, "%pOF: cannot init pads\n",
+		return dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
 				     dev->of_node);
+
+	ret = media_entity_pads_init(&sd->entity, type->num_pads, block->pads);
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot init pads\n", dev->of_node);
+		goto err_ctrls;
+	}
 
 	ret = v4l2_subdev_init_finalize(sd);
 	if (ret) {
@@ -510,6 +559,8 @@ err_state:
 	v4l2_subdev_cleanup(sd);
 err_entity:
 	media_entity_cleanup(&sd->entity);
+err_ctrls:
+	v4l2_ctrl_handler_free(&block->ctrls);
 	return ret;
 }
 
@@ -520,6 +571,7 @@ static void block_remove(struct platform_device *pdev)
 	v4l2_async_unregister_subdev(&block->sd);
 	v4l2_subdev_cleanup(&block->sd);
 	media_entity_cleanup(&block->sd.entity);
+	v4l2_ctrl_handler_free(&block->ctrls);
 }
 
 static const struct of_device_id block_of_match[] = {

@@ -7,6 +7,7 @@
  */
 
 #include "isp.h"
+#include "n900-isp-controls.h"
 
 enum {
 	LSC_PAD_SINK,
@@ -19,6 +20,37 @@ static const u32 lsc_codes[] = {
 	MEDIA_BUS_FMT_SGRBG8_1X8,
 };
 
+/* -----------------------------------------------------------------------------
+ * Controls
+ */
+
+static const struct v4l2_ctrl_config lsc_enable = {
+	.ops = &isp_block_ctrl_ops,
+	.id = V4L2_CID_N900_LSC_ENABLE,
+	.name = "Lens Shading Correction",
+	.type = V4L2_CTRL_TYPE_BOOLEAN,
+	.max = 1,
+	.step = 1,
+	.def = 0,
+};
+
+/* How much of the gain grid is applied, Q8: 0 = none, 256 = all of it. */
+static const struct v4l2_ctrl_config lsc_strength = {
+	.ops = &isp_block_ctrl_ops,
+	.id = V4L2_CID_N900_LSC_STRENGTH,
+	.name = "Lens Shading Strength",
+	.type = V4L2_CTRL_TYPE_INTEGER,
+	.max = 256,
+	.step = 1,
+	.def = 256,
+};
+
+static void lsc_init_controls(struct v4l2_ctrl_handler *hdl)
+{
+	v4l2_ctrl_new_custom(hdl, &lsc_enable, NULL);
+	v4l2_ctrl_new_custom(hdl, &lsc_strength, NULL);
+}
+
 const struct isp_block_type isp_lsc_type = {
 	.name = "OMAP3 ISP lens shading",
 	.function = MEDIA_ENT_F_PROC_VIDEO_LUT,
@@ -29,4 +61,5 @@ const struct isp_block_type isp_lsc_type = {
 	},
 	.codes = lsc_codes,
 	.num_codes = ARRAY_SIZE(lsc_codes),
+	.init_controls = lsc_init_controls,
 };

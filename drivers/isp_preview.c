@@ -8,6 +8,7 @@
  */
 
 #include "isp.h"
+#include "n900-isp-controls.h"
 
 enum {
 	PREV_PAD_SINK,
@@ -28,6 +29,19 @@ static const struct isp_code_map preview_code_map[] = {
 	{ PREV_PAD_SOURCE, MEDIA_BUS_FMT_SGRBG8_1X8, MEDIA_BUS_FMT_UYVY8_1X16 },
 };
 
+/* -----------------------------------------------------------------------------
+ * Controls
+ */
+
+/* The ranges of the OMAP3 preview engine (omap3isp ISPPRV_BRIGHT_*, _CONTRAST_*). */
+static void preview_init_controls(struct v4l2_ctrl_handler *hdl)
+{
+	v4l2_ctrl_new_std(hdl, &isp_block_ctrl_ops, V4L2_CID_BRIGHTNESS,
+			  0, 255, 1, 0);
+	v4l2_ctrl_new_std(hdl, &isp_block_ctrl_ops, V4L2_CID_CONTRAST,
+			  0, 255, 1, 16);
+}
+
 const struct isp_block_type isp_preview_type = {
 	.name = "OMAP3 ISP preview",
 	.function = MEDIA_ENT_F_PROC_VIDEO_PIXEL_ENC_CONV,
@@ -38,6 +52,7 @@ const struct isp_block_type isp_preview_type = {
 	},
 	.codes = preview_codes,
 	.num_codes = ARRAY_SIZE(preview_codes),
+	.init_controls = preview_init_controls,
 	.code_map = preview_code_map,
 	.num_code_maps = ARRAY_SIZE(preview_code_map),
 };

@@ -7,6 +7,7 @@
  */
 
 #include "isp.h"
+#include "n900-isp-controls.h"
 
 enum {
 	WB_PAD_SINK,
@@ -19,6 +20,40 @@ static const u32 wb_codes[] = {
 	MEDIA_BUS_FMT_SGRBG8_1X8,
 };
 
+/* -----------------------------------------------------------------------------
+ * Controls
+ */
+
+#define WB_CHANNEL_GAIN(cid, cname) {				\
+	.ops = &isp_block_ctrl_ops,				\
+	.id = (cid),						\
+	.name = (cname),					\
+	.type = V4L2_CTRL_TYPE_INTEGER,				\
+	.min = 0,						\
+	.max = 255,						\
+	.step = 1,						\
+	.def = 32,						\
+}
+
+/* Per-channel gains, U8Q5 as in struct omap3isp_prev_wbal (32 = 1.0). */
+static const struct v4l2_ctrl_config wb_channel_gains[] = {
+	WB_CHANNEL_GAIN(V4L2_CID_N900_WB_GAIN_GR, "White Balance Gain Gr"),
+	WB_CHANNEL_GAIN(V4L2_CID_N900_WB_GAIN_R, "White Balance Gain R"),
+	WB_CHANNEL_GAIN(V4L2_CID_N900_WB_GAIN_B, "White Balance Gain B"),
+	WB_CHANNEL_GAIN(V4L2_CID_N900_WB_GAIN_GB, "White Balance Gain Gb"),
+};
+
+static void wb_init_controls(struct v4l2_ctrl_handler *hdl)
+{
+	unsigned int i;
+
+	/* digital gain, U10Q8 (256 = 1.0) */
+	v4l2_ctrl_new_std(hdl, &isp_block_ctrl_ops, V4L2_CID_DIGITAL_GAIN,
+			  0, 1023, 1, 256);
+	for (i = 0; i < ARRAY_SIZE(wb_channel_gains); i++)
+		v4l2_ctrl_new_custom(hdl, &wb_channel_gains[i], NULL);
+}
+
 const struct isp_block_type isp_wb_type = {
 	.name = "OMAP3 ISP white balance",
 	.function = MEDIA_ENT_F_PROC_VIDEO_LUT,
@@ -29,4 +64,5 @@ const struct isp_block_type isp_wb_type = {
 	},
 	.codes = wb_codes,
 	.num_codes = ARRAY_SIZE(wb_codes),
+	.init_controls = wb_init_controls,
 };

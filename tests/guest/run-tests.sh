@@ -18,6 +18,7 @@ suite "$T/mc-seed-abi" /dev/media0 /etc/n900/topology.expected
 suite "$T/compliance.sh" /dev/media0
 suite "$T/formats.sh"
 suite "$T/subdev-try"
+suite "$T/controls" /etc/n900/controls.spec
 suite "$T/recipes.sh" /etc/n900/recipes
 suite "$T/probe-order.sh"
 
