@@ -4,7 +4,7 @@
 #
 #   qemu-system-arm -M virt -cpu cortex-a15 -smp 2 -m 256M \
 #       -nographic -nodefaults -no-reboot -serial mon:stdio \
-#       -kernel zImage -initrd rootfs.cpio.gz -dtb n900.dtb \
+#       -kernel zImage -initrd rootfs.cpio -dtb n900.dtb \
 #       -append "console=ttyAMA0 ..."
 
 QEMU_BIN=qemu-system-arm

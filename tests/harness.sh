@@ -1,27 +1,42 @@
 #!/usr/bin/env bash
-# harness.sh CONSOLE_LOG [HOST_KTAP...] - the verdict of a test boot.
+# harness.sh [--host KTAP_FILE]... CONSOLE_LOG... - the verdict of a test run.
 #
-# Reads the guest console log and:
+# Reads the guest console logs (one per test boot) and:
 #  - parses every KTAP document (each must have a plan, and as many
 #    results as the plan says);
 #  - fails on any "not ok", on a missing or short plan, on a boot that
-#    never reached the end of the suite (timeout, crash), and on any kernel
+#    never reached the end of its suite (timeout, crash), and on any kernel
 #    splat: WARNING, BUG, Oops, panic, KASAN, lockdep, kmemleak, UBSAN.
-# Prints the failing tests, the first splat with its context, and ends with
-# the line "N passed, N failed". Exit status 1 on any failure.
+# Host-side KTAP files (--host, e.g. the lint results) are counted too, but
+# not searched for splats. Prints the failing tests, the first splat of a
+# boot with its context, and ends with the line "N passed, N failed". Exit
+# status 1 on any failure.
 set -euo pipefail
 
-log=${1:?usage: harness.sh CONSOLE_LOG [HOST_KTAP...]}
-shift
-[ -r "$log" ] || { echo "harness: no console log $log"; echo "0 passed, 1 failed"; exit 1; }
+hosts=()
+logs=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--host) hosts+=("$2"); shift 2 ;;
+	*) logs+=("$1"); shift ;;
+	esac
+done
+[ ${#logs[@]} -gt 0 ] || { echo "usage: harness.sh [--host KTAP]... CONSOLE_LOG..." >&2; exit 2; }
 
-# Host-side KTAP documents (e.g. the lint results) are counted too, but
-# not searched for kernel splats.
-clean=$(mktemp)
-ktap=$(mktemp)
-trap 'rm -f "$clean" "$ktap"' EXIT
-tr -d '\r' <"$log" >"$clean"
-cat "$clean" "$@" >"$ktap"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+missing=0
+for i in "${!logs[@]}"; do
+	if [ -r "${logs[$i]}" ]; then
+		tr -d '\r' <"${logs[$i]}" >"$tmp/console.$i"
+	else
+		echo "harness: no console log ${logs[$i]}"
+		: >"$tmp/console.$i"
+		missing=1
+	fi
+done
+ktap=$tmp/all.ktap
+cat "$tmp"/console.* ${hosts[@]+"${hosts[@]}"} >"$ktap"
 
 # KTAP: count results per document and check plans.
 read -r passed failed skipped plan_errors < <(awk '
@@ -54,25 +69,30 @@ check() { # NAME CONDITION-RESULT
 	fi
 }
 
-ended=1
-grep -q '^N900-TESTS-END' "$clean" && ended=0
-check "guest ran the whole suite (no timeout, hang or crash)" "$ended"
-check "every KTAP document has a plan and all its results" "$plan_errors"
+for i in "${!logs[@]}"; do
+	clean=$tmp/console.$i
+	name=$(basename "${logs[$i]}")
+	ended=1
+	grep -q '^N900-TESTS-END' "$clean" && ended=0
+	check "$name: guest ran its whole suite (no timeout, hang or crash)" "$ended"
 
-splat_re='(WARNING:|BUG:|Oops|Kernel panic|UBSAN:|KASAN:|kmemleak: [0-9]+ new suspected|unreferenced object 0x|Unable to handle kernel|Internal error:|INFO: (possible|inconsistent|trying to register|task .* blocked)|cut here \]-)'
-first=$(grep -v '^# ' "$clean" | grep -n -m1 -E "$splat_re" | cut -d: -f1 || true)
-if [ -n "$first" ]; then
-	echo "harness: kernel splat in the console log (first one, with context):"
-	grep -v '^# ' "$clean" | sed -n "$((first > 5 ? first - 5 : 1)),$((first + 30))p" | sed 's/^/  | /'
-	check "no kernel splat" 1
-else
-	check "no kernel splat" 0
-fi
+	splat_re='(WARNING:|BUG:|Oops|Kernel panic|UBSAN:|KASAN:|kmemleak: [0-9]+ new suspected|unreferenced object 0x|Unable to handle kernel|Internal error:|INFO: (possible|inconsistent|trying to register|task .* blocked)|cut here \]-)'
+	first=$(grep -v '^# ' "$clean" | grep -n -m1 -E "$splat_re" | cut -d: -f1 || true)
+	if [ -n "$first" ]; then
+		echo "harness: kernel splat in $name (first one, with context):"
+		grep -v '^# ' "$clean" | sed -n "$((first > 5 ? first - 5 : 1)),$((first + 30))p" | sed 's/^/  | /'
+		check "$name: no kernel splat" 1
+	else
+		check "$name: no kernel splat" 0
+	fi
+done
+check "every KTAP document has a plan and all its results" "$plan_errors"
+check "every console log was there" "$missing"
 
 total_pass=$((passed + extra_pass))
 total_fail=$((failed + extra_fail))
 echo "harness: $passed KTAP results passed, $failed failed, $skipped skipped; $extra_pass/$((extra_pass + extra_fail)) harness checks passed"
-grand=$(grep -o 'Grand Total for .*' "$clean" | tail -n1 || true)
+grand=$(grep -ho 'Grand Total for .*' "$tmp"/console.* | tail -n1 || true)
 [ -z "$grand" ] || echo "harness: v4l2-compliance: $grand"
 if [ "$skipped" -gt 0 ]; then
 	echo "$total_pass passed, $total_fail failed, $skipped skipped"

@@ -11,7 +11,9 @@ rc=$?
 n=$(grep -c '^Total for ' "$out")
 echo "KTAP version 1"
 echo "1..$((n + 1))"
-sed 's/^/# /' "$out"
+# Only what matters goes to the (slow, emulated) serial console: the
+# nodes tested, every failure and warning, and the totals.
+grep -E 'Compliance test for|fail:|warn:|Total' "$out" | sed 's/^/# /'
 i=0
 grep '^Total for ' "$out" | while IFS= read -r line; do
 	i=$((i + 1))
