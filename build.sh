@@ -441,6 +441,9 @@ cmd_docs() {
 
 cmd_test() {
 	local t0=$SECONDS
+	# one vCPU per guest: two guests run at once (see below)
+	export QEMU_SMP=1
+	. "$TOP/board/qemu.sh"
 	build_all debug test
 	lint_drivers "$LOGS/lint.ktap"
 	# Two boots in parallel, one per host core, each running one shard of

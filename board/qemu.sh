@@ -9,7 +9,9 @@
 
 QEMU_BIN=qemu-system-arm
 QEMU_MACHINE=virt
-QEMU_ARGS=(-cpu cortex-a15 -smp 2 -m 256M)
+# QEMU_SMP: vCPUs (default 2). ./build.sh test runs two guests side by side
+# with one vCPU each, so that they do not fight over the host's two cores.
+QEMU_ARGS=(-cpu cortex-a15 -smp "${QEMU_SMP:-2}" -m 256M)
 
 # qemu_dumpdtb OUT: write QEMU's own device tree for this exact machine
 # (same -cpu/-smp/-m as the boot, so the tree matches what the guest sees).
