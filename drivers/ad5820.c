@@ -17,6 +17,8 @@
 #include <media/v4l2-event.h>
 #include <media/v4l2-subdev.h>
 
+#include "n900-subdev.h"
+
 /* The AD5820 takes a 10-bit current code for its voice coil. */
 #define AD5820_FOCUS_MAX	1023
 
@@ -68,9 +70,7 @@ static const struct v4l2_subdev_ops ad5820_subdev_ops = {
 static int ad5820_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
-	struct v4l2_subdev *sd;
 	struct ad5820 *lens;
-	const char *label;
 	int ret;
 
 	lens = devm_kzalloc(dev, sizeof(*lens), GFP_KERNEL);
@@ -80,38 +80,22 @@ static int ad5820_probe(struct platform_device *pdev)
 	v4l2_ctrl_handler_init(&lens->ctrls, 1);
 	v4l2_ctrl_new_std(&lens->ctrls, &ad5820_ctrl_ops, V4L2_CID_FOCUS_ABSOLUTE,
 			  0, AD5820_FOCUS_MAX, 1, 0);
-	if (lens->ctrls.error) {
-		ret = lens->ctrls.error;
-		v4l2_ctrl_handler_free(&lens->ctrls);
-		return dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
-				     dev->of_node);
+	ret = lens->ctrls.error;
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
+			      dev->of_node);
+		goto err_ctrls;
 	}
 
-	sd = &lens->sd;
-	v4l2_subdev_init(sd, &ad5820_subdev_ops);
-	sd->ctrl_handler = &lens->ctrls;
-	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE | V4L2_SUBDEV_FL_HAS_EVENTS;
-	sd->dev = dev;
-	sd->owner = THIS_MODULE;
-	if (device_property_read_string(dev, "label", &label))
-		label = "ad5820";
-	strscpy(sd->name, label, sizeof(sd->name));
-	sd->entity.function = MEDIA_ENT_F_LENS;
-	ret = media_entity_pads_init(&sd->entity, 0, NULL);
+	v4l2_subdev_init(&lens->sd, &ad5820_subdev_ops);
+	lens->sd.ctrl_handler = &lens->ctrls;
+	lens->sd.entity.function = MEDIA_ENT_F_LENS;
+	ret = n900_subdev_register(&lens->sd, dev, "ad5820", 0, NULL, false);
 	if (ret)
 		goto err_ctrls;
-
-	ret = v4l2_async_register_subdev(sd);
-	if (ret) {
-		dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
-			      dev->of_node);
-		goto err_entity;
-	}
 	platform_set_drvdata(pdev, lens);
 	return 0;
 
-err_entity:
-	media_entity_cleanup(&sd->entity);
 err_ctrls:
 	v4l2_ctrl_handler_free(&lens->ctrls);
 	return ret;
@@ -121,8 +105,7 @@ static void ad5820_remove(struct platform_device *pdev)
 {
 	struct ad5820 *lens = platform_get_drvdata(pdev);
 
-	v4l2_async_unregister_subdev(&lens->sd);
-	media_entity_cleanup(&lens->sd.entity);
+	n900_subdev_unregister(&lens->sd);
 	v4l2_ctrl_handler_free(&lens->ctrls);
 }
 

@@ -17,6 +17,8 @@
 #include <media/v4l2-event.h>
 #include <media/v4l2-subdev.h>
 
+#include "n900-subdev.h"
+
 /*
  * Ranges of the ADP1653 (include/media/i2c/adp1653.h), capped at what the
  * N900 wires up (omap3-n900.dts: 500 ms, 320 mA flash, 50 mA torch,
@@ -125,44 +127,26 @@ static int adp1653_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
 	struct adp1653 *flash;
-	struct v4l2_subdev *sd;
-	const char *label;
 	int ret;
 
 	flash = devm_kzalloc(dev, sizeof(*flash), GFP_KERNEL);
 	if (!flash)
 		return -ENOMEM;
 
-	sd = &flash->sd;
-	v4l2_subdev_init(sd, &adp1653_subdev_ops);
+	v4l2_subdev_init(&flash->sd, &adp1653_subdev_ops);
 	ret = adp1653_init_controls(flash);
 	if (ret) {
 		dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
 			      dev->of_node);
 		goto err_ctrls;
 	}
-	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE | V4L2_SUBDEV_FL_HAS_EVENTS;
-	sd->dev = dev;
-	sd->owner = THIS_MODULE;
-	if (device_property_read_string(dev, "label", &label))
-		label = "adp1653";
-	strscpy(sd->name, label, sizeof(sd->name));
-	sd->entity.function = MEDIA_ENT_F_FLASH;
-	ret = media_entity_pads_init(&sd->entity, 0, NULL);
+	flash->sd.entity.function = MEDIA_ENT_F_FLASH;
+	ret = n900_subdev_register(&flash->sd, dev, "adp1653", 0, NULL, false);
 	if (ret)
 		goto err_ctrls;
-
-	ret = v4l2_async_register_subdev(sd);
-	if (ret) {
-		dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
-			      dev->of_node);
-		goto err_entity;
-	}
 	platform_set_drvdata(pdev, flash);
 	return 0;
 
-err_entity:
-	media_entity_cleanup(&sd->entity);
 err_ctrls:
 	v4l2_ctrl_handler_free(&flash->ctrls);
 	return ret;
@@ -172,8 +156,7 @@ static void adp1653_remove(struct platform_device *pdev)
 {
 	struct adp1653 *flash = platform_get_drvdata(pdev);
 
-	v4l2_async_unregister_subdev(&flash->sd);
-	media_entity_cleanup(&flash->sd.entity);
+	n900_subdev_unregister(&flash->sd);
 	v4l2_ctrl_handler_free(&flash->ctrls);
 }
 

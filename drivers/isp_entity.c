@@ -12,6 +12,7 @@
 #include <media/v4l2-fwnode.h>
 
 #include "isp.h"
+#include "n900-subdev.h"
 
 static inline struct isp_block *to_isp_block(struct v4l2_subdev *sd)
 {
@@ -279,7 +280,6 @@ static int block_init_controls(struct isp_block *block)
 		return ret;
 	}
 	block->sd.ctrl_handler = &block->ctrls;
-	block->sd.flags |= V4L2_SUBDEV_FL_HAS_EVENTS;
 	return 0;
 }
 
@@ -503,8 +503,6 @@ static int block_probe(struct platform_device *pdev)
 	struct device *dev = &pdev->dev;
 	const struct isp_block_type *type = device_get_match_data(dev);
 	struct isp_block *block;
-	struct v4l2_subdev *sd;
-	const char *label;
 	unsigned int i;
 	int ret;
 
@@ -513,20 +511,11 @@ static int block_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	block->type = type;
 
-	sd = &block->sd;
-	v4l2_subdev_init(sd, &block_subdev_ops);
-	sd->internal_ops = &block_internal_ops;
-	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE;
-	sd->dev = dev;
-	sd->fwnode = dev_fwnode(dev);
-	sd->owner = THIS_MODULE;
-	if (device_property_read_string(dev, "label", &label))
-		label = type->name;
-	strscpy(sd->name, label, sizeof(sd->name));
-	v4l2_set_subdevdata(sd, block);
-
-	sd->entity.function = type->function;
-	sd->entity.ops = &block_entity_ops;
+	v4l2_subdev_init(&block->sd, &block_subdev_ops);
+	block->sd.internal_ops = &block_internal_ops;
+	v4l2_set_subdevdata(&block->sd, block);
+	block->sd.entity.function = type->function;
+	block->sd.entity.ops = &block_entity_ops;
 	for (i = 0; i < type->num_pads; i++)
 		block->pads[i].flags = type->pad_flags[i];
 	ret = block_init_controls(block);
@@ -534,43 +523,21 @@ static int block_probe(struct platform_device *pdev)
 		return dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
 				     dev->of_node);
 
-	ret = media_entity_pads_init(&sd->entity, type->num_pads, block->pads);
+	ret = n900_subdev_register(&block->sd, dev, type->name, type->num_pads,
+				   block->pads, false);
 	if (ret) {
-		dev_err_probe(dev, ret, "%pOF: cannot init pads\n", dev->of_node);
-		goto err_ctrls;
-	}
-
-	ret = v4l2_subdev_init_finalize(sd);
-	if (ret) {
-		dev_err_probe(dev, ret, "%pOF: cannot init state\n", dev->of_node);
-		goto err_entity;
-	}
-
-	ret = v4l2_async_register_subdev(sd);
-	if (ret) {
-		dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
-			      dev->of_node);
-		goto err_state;
+		v4l2_ctrl_handler_free(&block->ctrls);
+		return ret;
 	}
 	platform_set_drvdata(pdev, block);
 	return 0;
-
-err_state:
-	v4l2_subdev_cleanup(sd);
-err_entity:
-	media_entity_cleanup(&sd->entity);
-err_ctrls:
-	v4l2_ctrl_handler_free(&block->ctrls);
-	return ret;
 }
 
 static void block_remove(struct platform_device *pdev)
 {
 	struct isp_block *block = platform_get_drvdata(pdev);
 
-	v4l2_async_unregister_subdev(&block->sd);
-	v4l2_subdev_cleanup(&block->sd);
-	media_entity_cleanup(&block->sd.entity);
+	n900_subdev_unregister(&block->sd);
 	v4l2_ctrl_handler_free(&block->ctrls);
 }
 

@@ -19,6 +19,8 @@
 #include <media/v4l2-event.h>
 #include <media/v4l2-subdev.h>
 
+#include "n900-subdev.h"
+
 /**
  * struct sensor_mode - a readout mode
  * @width: output width
@@ -256,7 +258,6 @@ static int sensor_probe(struct platform_device *pdev)
 	struct device *dev = &pdev->dev;
 	struct sensor *sensor;
 	struct v4l2_subdev *sd;
-	const char *label;
 	int ret;
 
 	sensor = devm_kzalloc(dev, sizeof(*sensor), GFP_KERNEL);
@@ -267,42 +268,21 @@ static int sensor_probe(struct platform_device *pdev)
 	sd = &sensor->sd;
 	v4l2_subdev_init(sd, &sensor_subdev_ops);
 	sd->internal_ops = &sensor_internal_ops;
-	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE | V4L2_SUBDEV_FL_HAS_EVENTS;
 	ret = sensor_init_controls(sensor);
 	if (ret) {
 		dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
 			      dev->of_node);
 		goto err_ctrls;
 	}
-	sd->dev = dev;
-	sd->owner = THIS_MODULE;
-	if (device_property_read_string(dev, "label", &label))
-		label = sensor->model->name;
-	strscpy(sd->name, label, sizeof(sd->name));
-
 	sd->entity.function = MEDIA_ENT_F_CAM_SENSOR;
 	sensor->pad.flags = MEDIA_PAD_FL_SOURCE;
-	ret = media_entity_pads_init(&sd->entity, 1, &sensor->pad);
+	ret = n900_subdev_register(sd, dev, sensor->model->name, 1,
+				   &sensor->pad, true);
 	if (ret)
 		goto err_ctrls;
-
-	ret = v4l2_subdev_init_finalize(sd);
-	if (ret)
-		goto err_entity;
-
-	ret = v4l2_async_register_subdev_sensor(sd);
-	if (ret) {
-		dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
-			      dev->of_node);
-		goto err_state;
-	}
 	platform_set_drvdata(pdev, sensor);
 	return 0;
 
-err_state:
-	v4l2_subdev_cleanup(sd);
-err_entity:
-	media_entity_cleanup(&sd->entity);
 err_ctrls:
 	v4l2_ctrl_handler_free(&sensor->ctrls);
 	return ret;
@@ -312,9 +292,7 @@ static void sensor_remove(struct platform_device *pdev)
 {
 	struct sensor *sensor = platform_get_drvdata(pdev);
 
-	v4l2_async_unregister_subdev(&sensor->sd);
-	v4l2_subdev_cleanup(&sensor->sd);
-	media_entity_cleanup(&sensor->sd.entity);
+	n900_subdev_unregister(&sensor->sd);
 	v4l2_ctrl_handler_free(&sensor->ctrls);
 }
 

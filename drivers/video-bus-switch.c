@@ -14,6 +14,8 @@
 #include <media/v4l2-async.h>
 #include <media/v4l2-subdev.h>
 
+#include "n900-subdev.h"
+
 enum {
 	VBS_PAD_SINK_A,
 	VBS_PAD_SINK_B,
@@ -140,61 +142,33 @@ static const struct media_entity_operations vbs_entity_ops = {
 static int vbs_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
-	struct v4l2_subdev *sd;
 	struct vbs *vbs;
-	const char *label;
 	int ret;
 
 	vbs = devm_kzalloc(dev, sizeof(*vbs), GFP_KERNEL);
 	if (!vbs)
 		return -ENOMEM;
 
-	sd = &vbs->sd;
-	v4l2_subdev_init(sd, &vbs_subdev_ops);
-	sd->internal_ops = &vbs_internal_ops;
-	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE;
-	sd->dev = dev;
-	sd->owner = THIS_MODULE;
-	if (device_property_read_string(dev, "label", &label))
-		label = "video-bus-switch";
-	strscpy(sd->name, label, sizeof(sd->name));
-
-	sd->entity.function = MEDIA_ENT_F_VID_MUX;
-	sd->entity.ops = &vbs_entity_ops;
+	v4l2_subdev_init(&vbs->sd, &vbs_subdev_ops);
+	vbs->sd.internal_ops = &vbs_internal_ops;
+	vbs->sd.entity.function = MEDIA_ENT_F_VID_MUX;
+	vbs->sd.entity.ops = &vbs_entity_ops;
 	vbs->pads[VBS_PAD_SINK_A].flags = MEDIA_PAD_FL_SINK;
 	vbs->pads[VBS_PAD_SINK_B].flags = MEDIA_PAD_FL_SINK;
 	vbs->pads[VBS_PAD_SOURCE].flags = MEDIA_PAD_FL_SOURCE;
-	ret = media_entity_pads_init(&sd->entity, VBS_PADS_NUM, vbs->pads);
+	ret = n900_subdev_register(&vbs->sd, dev, "video-bus-switch",
+				   VBS_PADS_NUM, vbs->pads, false);
 	if (ret)
 		return ret;
-
-	ret = v4l2_subdev_init_finalize(sd);
-	if (ret)
-		goto err_entity;
-
-	ret = v4l2_async_register_subdev(sd);
-	if (ret) {
-		dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
-			      dev->of_node);
-		goto err_state;
-	}
 	platform_set_drvdata(pdev, vbs);
 	return 0;
-
-err_state:
-	v4l2_subdev_cleanup(sd);
-err_entity:
-	media_entity_cleanup(&sd->entity);
-	return ret;
 }
 
 static void vbs_remove(struct platform_device *pdev)
 {
 	struct vbs *vbs = platform_get_drvdata(pdev);
 
-	v4l2_async_unregister_subdev(&vbs->sd);
-	v4l2_subdev_cleanup(&vbs->sd);
-	media_entity_cleanup(&vbs->sd.entity);
+	n900_subdev_unregister(&vbs->sd);
 }
 
 static const struct of_device_id vbs_of_match[] = {

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * n900-subdev.h - the registration sequence every N900 camera subdevice
+ * shares: the ISP blocks, the sensors, the switch, the lens and the flash.
+ *
+ * Header-only (static inline), so the device drivers stay independent
+ * modules that do not depend on the ISP module.
+ */
+#ifndef N900_SUBDEV_H
+#define N900_SUBDEV_H
+
+#include <linux/device.h>
+#include <linux/property.h>
+#include <media/v4l2-async.h>
+#include <media/v4l2-subdev.h>
+
+/**
+ * n900_subdev_register() - name a subdevice after its DT node and register
+ *	it with v4l2-async
+ * @sd: a subdevice set up with v4l2_subdev_init(), its entity function
+ *	and, if it has controls, its control handler
+ * @dev: the device it belongs to
+ * @name: entity name when the DT node has no "label"
+ * @num_pads: number of pads
+ * @pads: the pads, their flags set
+ * @sensor: register as a sensor, so that its "lens-focus" and "flash-leds"
+ *	devices bind to it (v4l2_async_register_subdev_sensor())
+ *
+ * Gives the subdevice a device node (and events when it has controls),
+ * initialises its pads and active state, and registers it. On failure
+ * everything it did is undone and the error is reported with the DT node.
+ *
+ * Return: 0 or a negative errno.
+ */
+static inline int n900_subdev_register(struct v4l2_subdev *sd,
+				       struct device *dev, const char *name,
+				       u16 num_pads, struct media_pad *pads,
+				       bool sensor)
+{
+	const char *label;
+	int ret;
+
+	sd->dev = dev;
+	sd->fwnode = dev_fwnode(dev);
+	sd->owner = dev->driver ? dev->driver->owner : NULL;
+	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE;
+	if (sd->ctrl_handler)
+		sd->flags |= V4L2_SUBDEV_FL_HAS_EVENTS;
+	if (device_property_read_string(dev, "label", &label))
+		label = name;
+	strscpy(sd->name, label, sizeof(sd->name));
+
+	ret = media_entity_pads_init(&sd->entity, num_pads, pads);
+	if (ret)
+		return dev_err_probe(dev, ret, "%pOF: cannot init pads\n",
+				     dev->of_node);
+
+	ret = v4l2_subdev_init_finalize(sd);
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot init state\n", dev->of_node);
+		goto err_entity;
+	}
+
+	ret = sensor ? v4l2_async_register_subdev_sensor(sd) :
+		       v4l2_async_register_subdev(sd);
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
+			      dev->of_node);
+		goto err_state;
+	}
+	return 0;
+
+err_state:
+	v4l2_subdev_cleanup(sd);
+err_entity:
+	media_entity_cleanup(&sd->entity);
+	return ret;
+}
+
+/**
+ * n900_subdev_unregister() - undo n900_subdev_register()
+ * @sd: the subdevice
+ */
+static inline void n900_subdev_unregister(struct v4l2_subdev *sd)
+{
+	v4l2_async_unregister_subdev(sd);
+	v4l2_subdev_cleanup(sd);
+	media_entity_cleanup(&sd->entity);
+}
+
+#endif /* N900_SUBDEV_H */
