@@ -130,6 +130,41 @@ static void isp_return_buffers(struct isp_video *video,
 }
 
 /*
+ * The video node's own link: its format must be what the subdevice pad at
+ * the other end of its enabled link gives or takes.
+ */
+static int isp_video_check_format(struct isp_video *video)
+{
+	const struct isp_video_format *f = find_format(video->format.pixelformat);
+	struct v4l2_subdev_format fmt = {
+		.which = V4L2_SUBDEV_FORMAT_ACTIVE,
+	};
+	struct media_pad *remote;
+	struct v4l2_subdev *sd;
+	int ret;
+
+	remote = media_pad_remote_pad_first(&video->pad);
+	if (!remote || !is_media_entity_v4l2_subdev(remote->entity))
+		return -ENOLINK;
+	sd = media_entity_to_v4l2_subdev(remote->entity);
+	fmt.pad = remote->index;
+	ret = v4l2_subdev_call_state_active(sd, pad, get_fmt, &fmt);
+	if (ret)
+		return -EPIPE;
+	if (fmt.format.code != f->code ||
+	    fmt.format.width != video->format.width ||
+	    fmt.format.height != video->format.height) {
+		dev_dbg(video->isp->dev, "%s: %ux%u %p4cc, %s pad %u has %ux%u 0x%04x\n",
+			video->vdev.name, video->format.width,
+			video->format.height, &video->format.pixelformat,
+			sd->name, remote->index, fmt.format.width,
+			fmt.format.height, fmt.format.code);
+		return -EPIPE;
+	}
+	return 0;
+}
+
+/*
  * The pipeline is validated (formats on every enabled link, -EPIPE on a
  * mismatch) but no frames are produced yet: streaming is refused with
  * -EOPNOTSUPP after the check, and every queued buffer is given back.
@@ -141,8 +176,10 @@ static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 
 	ret = video_device_pipeline_start(&video->vdev, &video->pipe);
 	if (!ret) {
+		ret = isp_video_check_format(video);
 		video_device_pipeline_stop(&video->vdev);
-		ret = -EOPNOTSUPP;
+		if (!ret)
+			ret = -EOPNOTSUPP;
 	}
 	isp_return_buffers(video, VB2_BUF_STATE_QUEUED);
 	return ret;
