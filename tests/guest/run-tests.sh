@@ -33,6 +33,7 @@ if [ "$shard" = all ] || [ "$shard" = 1 ]; then
 fi
 if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/recipes.sh" /etc/n900/recipes
+	suite "$T/stream-validate.sh"
 	suite "$T/probe-order.sh"
 fi
 
