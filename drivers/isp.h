@@ -63,8 +63,12 @@ struct isp_code_map {
  * @code_map: codes the source pads produce from a sink code; a source pad
  *	with no entry for the sink code outputs the sink code
  * @num_code_maps: number of entries in @code_map
+ * @crop_pads: BIT(N) when pad N has a CROP selection. A crop on the sink
+ *	pad is the input of every source pad; a crop on a source pad is that
+ *	pad's output size.
  * @source_size: adjust a requested source size to what the block can
- *	produce from @sink; NULL when the source size is the sink size
+ *	produce from an input of @in_width x @in_height (the sink format, or
+ *	the sink crop); NULL when the source size is the input size
  * @init_controls: add the block's controls to @hdl (already initialised);
  *	NULL for a block without controls
  */
@@ -77,8 +81,9 @@ struct isp_block_type {
 	unsigned int num_codes;
 	const struct isp_code_map *code_map;
 	unsigned int num_code_maps;
-	void (*source_size)(const struct v4l2_mbus_framefmt *sink,
-			    u32 *width, u32 *height);
+	unsigned long crop_pads;
+	void (*source_size)(u32 in_width, u32 in_height, u32 *width,
+			    u32 *height);
 	void (*init_controls)(struct v4l2_ctrl_handler *hdl);
 };
 
@@ -127,11 +132,12 @@ struct isp_buffer {
  * @queue: vb2 queue
  * @lock: serialises ioctls and the queue
  * @format: current pixel format
- * @pipe: media pipeline started at STREAMON
  * @fwnode: the DT node that describes this video node
  * @isp: the ISP it belongs to
  * @irqlock: protects @dmaqueue
  * @dmaqueue: buffers queued by userspace, not yet processed
+ * @thread: the frame thread while streaming
+ * @sequence: sequence number of the next frame
  */
 struct isp_video {
 	struct video_device vdev;
@@ -139,11 +145,12 @@ struct isp_video {
 	struct vb2_queue queue;
 	struct mutex lock;		/* serialises ioctls and the queue */
 	struct v4l2_pix_format format;
-	struct media_pipeline pipe;
 	struct fwnode_handle *fwnode;
 	struct isp_device *isp;
 	spinlock_t irqlock;		/* protects dmaqueue */
 	struct list_head dmaqueue;
+	struct task_struct *thread;
+	u32 sequence;
 };
 
 /**
@@ -178,6 +185,7 @@ int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 int isp_video_init(struct isp_device *isp, struct isp_video *video,
 		   struct fwnode_handle *fwnode);
 int isp_video_register(struct isp_video *video);
+void isp_video_init_format(struct isp_video *video);
 void isp_video_unregister(struct isp_video *video);
 
 #endif /* N900_ISP_H */

@@ -28,7 +28,8 @@ static const u32 ccdc_codes[] = {
 /*
  * The output formatter can drop the two least significant bits of 10-bit
  * raw data (the data lane shifter): 10 to 8 bit on the way to memory. The
- * video port always carries the sink format.
+ * video port always carries the sink format; the output formatter writes
+ * the crop rectangle set on its pad (CCDC_PAD_SOURCE_OF) to memory.
  */
 static const struct isp_code_map ccdc_code_map[] = {
 	{ CCDC_PAD_SOURCE_OF, MEDIA_BUS_FMT_SGRBG10_1X10, MEDIA_BUS_FMT_SGRBG10_1X10 },
@@ -69,4 +70,5 @@ const struct isp_block_type isp_ccdc_type = {
 	.init_controls = ccdc_init_controls,
 	.code_map = ccdc_code_map,
 	.num_code_maps = ARRAY_SIZE(ccdc_code_map),
+	.crop_pads = BIT(CCDC_PAD_SOURCE_OF),
 };

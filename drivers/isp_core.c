@@ -75,7 +75,7 @@ static int isp_subdev_complete(struct v4l2_async_notifier *notifier)
 {
 	struct isp_device *isp = notifier_to_isp(notifier);
 	struct media_entity *entity;
-	unsigned int entities = 0;
+	unsigned int entities = 0, i;
 	int ret;
 
 	ret = v4l2_device_register_subdev_nodes(&isp->v4l2_dev);
@@ -84,6 +84,8 @@ static int isp_subdev_complete(struct v4l2_async_notifier *notifier)
 	if (isp->registered)
 		return 0;	/* a subdevice came back after an unbind */
 
+	for (i = 0; i < isp->num_videos; i++)
+		isp_video_init_format(&isp->videos[i]);
 	ret = media_device_register(&isp->mdev);
 	if (ret)
 		return ret;

@@ -84,6 +84,28 @@ static u32 source_code(const struct isp_block_type *type, unsigned int pad,
 	return !n && !index ? sink : 0;
 }
 
+/*
+ * The input of the source pads: the crop rectangle on the sink pad when the
+ * block crops there, the sink format otherwise.
+ */
+static void source_input(const struct isp_block_type *type,
+			 struct v4l2_subdev_state *state, u32 *width,
+			 u32 *height)
+{
+	const struct v4l2_mbus_framefmt *sink;
+	const struct v4l2_rect *crop;
+
+	if (type->crop_pads & BIT(ISP_PAD_SINK)) {
+		crop = v4l2_subdev_state_get_crop(state, ISP_PAD_SINK);
+		*width = crop->width;
+		*height = crop->height;
+	} else {
+		sink = v4l2_subdev_state_get_format(state, ISP_PAD_SINK);
+		*width = sink->width;
+		*height = sink->height;
+	}
+}
+
 /* Set source pad @pad as close to @code, @width x @height as it can be. */
 static void update_source(struct isp_block *block,
 			  struct v4l2_subdev_state *state, unsigned int pad,
@@ -91,8 +113,9 @@ static void update_source(struct isp_block *block,
 {
 	const struct isp_block_type *type = block->type;
 	const struct v4l2_mbus_framefmt *sink;
+	const struct v4l2_rect *crop;
 	unsigned int i;
-	u32 c, pick;
+	u32 c, pick, in_width, in_height;
 
 	sink = v4l2_subdev_state_get_format(state, ISP_PAD_SINK);
 	pick = source_code(type, pad, sink->code, 0);
@@ -100,14 +123,63 @@ static void update_source(struct isp_block *block,
 		if (c == code)
 			pick = c;
 
-	if (type->source_size) {
-		type->source_size(sink, &width, &height);
+	if (type->crop_pads & BIT(pad)) {
+		crop = v4l2_subdev_state_get_crop(state, pad);
+		width = crop->width;
+		height = crop->height;
+	} else if (type->source_size) {
+		source_input(type, state, &in_width, &in_height);
+		type->source_size(in_width, in_height, &width, &height);
 	} else {
-		width = sink->width;
-		height = sink->height;
+		source_input(type, state, &width, &height);
 	}
 	fill_format(v4l2_subdev_state_get_format(state, pad), pick, width,
 		    height);
+}
+
+/* Re-derive every source pad, keeping its code and size where it can. */
+static void update_sources(struct isp_block *block,
+			   struct v4l2_subdev_state *state)
+{
+	struct v4l2_mbus_framefmt *src;
+	unsigned int i;
+
+	for (i = 1; i < block->type->num_pads; i++) {
+		src = v4l2_subdev_state_get_format(state, i);
+		update_source(block, state, i, src->code, src->width,
+			      src->height);
+	}
+}
+
+/*
+ * Fit @r inside the sink frame, at least ISP_MIN_WIDTH x ISP_MIN_HEIGHT.
+ * The top-left corner is even, so a Bayer crop keeps the colour order.
+ */
+static void clamp_crop(struct v4l2_rect *r,
+		       const struct v4l2_mbus_framefmt *sink)
+{
+	r->width = clamp_t(u32, r->width, ISP_MIN_WIDTH, sink->width);
+	r->height = clamp_t(u32, r->height, ISP_MIN_HEIGHT, sink->height);
+	r->left = clamp_t(s32, r->left, 0, sink->width - r->width) & ~1;
+	r->top = clamp_t(s32, r->top, 0, sink->height - r->height) & ~1;
+}
+
+/* A new sink format resets every crop rectangle to the whole frame. */
+static void reset_crops(struct isp_block *block,
+			struct v4l2_subdev_state *state)
+{
+	const struct v4l2_mbus_framefmt *sink;
+	unsigned int i;
+
+	sink = v4l2_subdev_state_get_format(state, ISP_PAD_SINK);
+	for (i = 0; i < block->type->num_pads; i++) {
+		if (!(block->type->crop_pads & BIT(i)))
+			continue;
+		*v4l2_subdev_state_get_crop(state, i) = (struct v4l2_rect) {
+			.width = sink->width,
+			.height = sink->height,
+		};
+	}
 }
 
 static int block_enum_mbus_code(struct v4l2_subdev *sd,
@@ -135,8 +207,9 @@ static int block_enum_frame_size(struct v4l2_subdev *sd,
 {
 	const struct isp_block_type *type = to_isp_block(sd)->type;
 	const struct v4l2_mbus_framefmt *sink;
+	const struct v4l2_rect *crop;
 	unsigned int i;
-	u32 c;
+	u32 c, in_width, in_height;
 
 	if (fse->index)
 		return -EINVAL;
@@ -158,25 +231,35 @@ static int block_enum_frame_size(struct v4l2_subdev *sd,
 	if (!c)
 		return -EINVAL;
 
-	fse->min_width = sink->width;
-	fse->min_height = sink->height;
-	fse->max_width = sink->width;
-	fse->max_height = sink->height;
-	if (type->source_size) {
+	if (type->crop_pads & BIT(fse->pad)) {
+		crop = v4l2_subdev_state_get_crop(state, fse->pad);
+		in_width = crop->width;
+		in_height = crop->height;
+	} else {
+		source_input(type, state, &in_width, &in_height);
+	}
+	fse->min_width = in_width;
+	fse->min_height = in_height;
+	fse->max_width = in_width;
+	fse->max_height = in_height;
+	if (type->source_size && !(type->crop_pads & BIT(fse->pad))) {
 		fse->min_width = 1;
 		fse->min_height = 1;
-		type->source_size(sink, &fse->min_width, &fse->min_height);
+		type->source_size(in_width, in_height, &fse->min_width,
+				  &fse->min_height);
 		fse->max_width = U32_MAX;
 		fse->max_height = U32_MAX;
-		type->source_size(sink, &fse->max_width, &fse->max_height);
+		type->source_size(in_width, in_height, &fse->max_width,
+				  &fse->max_height);
 	}
 	return 0;
 }
 
 /*
- * A format set on the sink pad propagates to the source pads, which keep
- * their code and size where the new sink format allows it. A source pad
- * takes what the block can make of its sink format.
+ * A format set on the sink pad resets the crop rectangles and propagates
+ * to the source pads, which keep their code and size where the new sink
+ * format allows it. A source pad takes what the block can make of its
+ * input.
  */
 static int block_set_fmt(struct v4l2_subdev *sd,
 			 struct v4l2_subdev_state *state,
@@ -184,8 +267,7 @@ static int block_set_fmt(struct v4l2_subdev *sd,
 {
 	struct isp_block *block = to_isp_block(sd);
 	const struct isp_block_type *type = block->type;
-	struct v4l2_mbus_framefmt *fmt, *src;
-	unsigned int i;
+	struct v4l2_mbus_framefmt *fmt;
 	u32 code;
 
 	fmt = v4l2_subdev_state_get_format(state, format->pad);
@@ -205,11 +287,56 @@ static int block_set_fmt(struct v4l2_subdev *sd,
 	fill_format(fmt, code, format->format.width, format->format.height);
 	format->format = *fmt;
 
-	for (i = 1; i < type->num_pads; i++) {
-		src = v4l2_subdev_state_get_format(state, i);
-		update_source(block, state, i, src->code, src->width,
-			      src->height);
+	reset_crops(block, state);
+	update_sources(block, state);
+	return 0;
+}
+
+/*
+ * Blocks that crop (type->crop_pads) report CROP, CROP_BOUNDS and
+ * CROP_DEFAULT; the bounds and the default are the whole sink frame.
+ */
+static int block_get_selection(struct v4l2_subdev *sd,
+			       struct v4l2_subdev_state *state,
+			       struct v4l2_subdev_selection *sel)
+{
+	const struct isp_block_type *type = to_isp_block(sd)->type;
+	const struct v4l2_mbus_framefmt *sink;
+
+	if (!(type->crop_pads & BIT(sel->pad)))
+		return -EINVAL;
+
+	switch (sel->target) {
+	case V4L2_SEL_TGT_CROP:
+		sel->r = *v4l2_subdev_state_get_crop(state, sel->pad);
+		return 0;
+	case V4L2_SEL_TGT_CROP_BOUNDS:
+	case V4L2_SEL_TGT_CROP_DEFAULT:
+		sink = v4l2_subdev_state_get_format(state, ISP_PAD_SINK);
+		sel->r = (struct v4l2_rect) {
+			.width = sink->width,
+			.height = sink->height,
+		};
+		return 0;
+	default:
+		return -EINVAL;
 	}
+}
+
+/* A new crop rectangle is fitted to the sink frame and sets the sources. */
+static int block_set_selection(struct v4l2_subdev *sd,
+			       struct v4l2_subdev_state *state,
+			       struct v4l2_subdev_selection *sel)
+{
+	struct isp_block *block = to_isp_block(sd);
+
+	if (!(block->type->crop_pads & BIT(sel->pad)) ||
+	    sel->target != V4L2_SEL_TGT_CROP)
+		return -EINVAL;
+
+	clamp_crop(&sel->r, v4l2_subdev_state_get_format(state, ISP_PAD_SINK));
+	*v4l2_subdev_state_get_crop(state, sel->pad) = sel->r;
+	update_sources(block, state);
 	return 0;
 }
 
@@ -221,6 +348,7 @@ static int block_init_state(struct v4l2_subdev *sd,
 
 	fill_format(v4l2_subdev_state_get_format(state, ISP_PAD_SINK),
 		    block->type->codes[0], ISP_DEF_WIDTH, ISP_DEF_HEIGHT);
+	reset_crops(block, state);
 	for (i = 1; i < block->type->num_pads; i++)
 		update_source(block, state, i, 0, ISP_DEF_WIDTH, ISP_DEF_HEIGHT);
 	return 0;
@@ -231,6 +359,8 @@ static const struct v4l2_subdev_pad_ops block_pad_ops = {
 	.enum_frame_size = block_enum_frame_size,
 	.get_fmt = v4l2_subdev_get_fmt,
 	.set_fmt = block_set_fmt,
+	.get_selection = block_get_selection,
+	.set_selection = block_set_selection,
 	.link_validate = v4l2_subdev_link_validate_default,
 };
 

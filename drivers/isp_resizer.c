@@ -22,17 +22,18 @@ static const u32 resizer_codes[] = {
 /*
  * The resizer scales each direction by 1/4x to 4x (OMAP3 ISP TRM: the
  * ratio register spans 64..1024 in 1/256 units), within the ISP's size
- * limits. A request outside that range is clamped, not refused.
+ * limits. A request outside that range is clamped, not refused. The input
+ * is the crop rectangle on the sink pad, so the ratio is taken from it.
  */
-static void resizer_source_size(const struct v4l2_mbus_framefmt *sink,
-				u32 *width, u32 *height)
+static void resizer_source_size(u32 in_width, u32 in_height, u32 *width,
+				u32 *height)
 {
-	*width = clamp_t(u32, *width, max_t(u32, DIV_ROUND_UP(sink->width, 4),
+	*width = clamp_t(u32, *width, max_t(u32, DIV_ROUND_UP(in_width, 4),
 					    ISP_MIN_WIDTH),
-			 min_t(u32, sink->width * 4, ISP_MAX_WIDTH));
-	*height = clamp_t(u32, *height, max_t(u32, DIV_ROUND_UP(sink->height, 4),
+			 min_t(u32, in_width * 4, ISP_MAX_WIDTH));
+	*height = clamp_t(u32, *height, max_t(u32, DIV_ROUND_UP(in_height, 4),
 					      ISP_MIN_HEIGHT),
-			  min_t(u32, sink->height * 4, ISP_MAX_HEIGHT));
+			  min_t(u32, in_height * 4, ISP_MAX_HEIGHT));
 }
 
 const struct isp_block_type isp_resizer_type = {
@@ -45,5 +46,6 @@ const struct isp_block_type isp_resizer_type = {
 	},
 	.codes = resizer_codes,
 	.num_codes = ARRAY_SIZE(resizer_codes),
+	.crop_pads = BIT(RESZ_PAD_SINK),
 	.source_size = resizer_source_size,
 };

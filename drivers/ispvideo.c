@@ -7,6 +7,7 @@
  * links to; an "output" node feeds frames from memory into a block.
  */
 
+#include <linux/kthread.h>
 #include <linux/property.h>
 #include <media/v4l2-ioctl.h>
 #include <media/v4l2-mc.h>
@@ -35,6 +36,7 @@ static const struct isp_video_format isp_video_formats[] = {
 	{ V4L2_PIX_FMT_UYVY, MEDIA_BUS_FMT_UYVY8_1X16, 2, V4L2_COLORSPACE_SRGB },
 };
 
+/* The entry for @pixelformat, or NULL when the ISP has no such format. */
 static const struct isp_video_format *find_format(u32 pixelformat)
 {
 	unsigned int i;
@@ -42,13 +44,12 @@ static const struct isp_video_format *find_format(u32 pixelformat)
 	for (i = 0; i < ARRAY_SIZE(isp_video_formats); i++)
 		if (isp_video_formats[i].pixelformat == pixelformat)
 			return &isp_video_formats[i];
-	return &isp_video_formats[0];
+	return NULL;
 }
 
-static void fill_pix_format(struct v4l2_pix_format *pix)
+static void fill_pix_format(struct v4l2_pix_format *pix,
+			    const struct isp_video_format *f)
 {
-	const struct isp_video_format *f = find_format(pix->pixelformat);
-
 	pix->pixelformat = f->pixelformat;
 	pix->width = clamp_t(u32, pix->width, ISP_MIN_WIDTH, ISP_MAX_WIDTH);
 	pix->height = clamp_t(u32, pix->height, ISP_MIN_HEIGHT, ISP_MAX_HEIGHT);
@@ -61,6 +62,127 @@ static void fill_pix_format(struct v4l2_pix_format *pix)
 	pix->xfer_func = V4L2_XFER_FUNC_DEFAULT;
 	pix->flags = 0;
 	pix->priv = 0;
+}
+
+/* -----------------------------------------------------------------------------
+ * Formats of the linked pad
+ *
+ * A video node offers the pixel formats whose media bus code the subdevice
+ * pad at the other end of its link can produce (capture) or accept
+ * (output), as that pad's ACTIVE state enumerates them. Callers hold the
+ * media graph mutex, so the link and its subdevice stay in place.
+ */
+
+/* The subdevice pad at the other end of the video node's link, or NULL. */
+static struct media_pad *isp_video_remote_pad(struct isp_video *video)
+{
+	struct media_link *link;
+	struct media_pad *remote;
+
+	for_each_media_entity_data_link(&video->vdev.entity, link) {
+		remote = link->source == &video->pad ? link->sink : link->source;
+		if (is_media_entity_v4l2_subdev(remote->entity))
+			return remote;
+	}
+	return NULL;
+}
+
+static bool isp_video_has_format(struct media_pad *remote,
+				 const struct isp_video_format *f)
+{
+	struct v4l2_subdev_mbus_code_enum mc = {
+		.which = V4L2_SUBDEV_FORMAT_ACTIVE,
+	};
+	struct v4l2_subdev *sd;
+
+	if (!remote)
+		return true;	/* not linked: every format is possible */
+
+	sd = media_entity_to_v4l2_subdev(remote->entity);
+	mc.pad = remote->index;
+	for (mc.index = 0;
+	     !v4l2_subdev_call_state_active(sd, pad, enum_mbus_code, &mc);
+	     mc.index++)
+		if (mc.code == f->code)
+			return true;
+	return false;
+}
+
+/*
+ * The @index-th format the node offers, among those with media bus code
+ * @code (0: any code). NULL past the last one.
+ */
+static const struct isp_video_format *
+isp_video_nth_format(struct isp_video *video, u32 code, unsigned int index)
+{
+	struct mutex *graph = &video->isp->mdev.graph_mutex;
+	const struct isp_video_format *f, *found = NULL;
+	struct media_pad *remote;
+	unsigned int i, n = 0;
+
+	mutex_lock(graph);
+	remote = isp_video_remote_pad(video);
+	for (i = 0; i < ARRAY_SIZE(isp_video_formats) && !found; i++) {
+		f = &isp_video_formats[i];
+		if ((code && f->code != code) || !isp_video_has_format(remote, f))
+			continue;
+		if (n++ == index)
+			found = f;
+	}
+	mutex_unlock(graph);
+	return found;
+}
+
+/* Adjust @pix to a format the node offers: its own, or the first one. */
+static void isp_video_try_pix(struct isp_video *video,
+			      struct v4l2_pix_format *pix)
+{
+	const struct isp_video_format *f, *first;
+	unsigned int i;
+
+	first = isp_video_nth_format(video, 0, 0);
+	for (i = 0; (f = isp_video_nth_format(video, 0, i)); i++)
+		if (f->pixelformat == pix->pixelformat)
+			break;
+	if (!f)
+		f = first ? first : &isp_video_formats[0];
+	fill_pix_format(pix, f);
+}
+
+/**
+ * isp_video_init_format() - start from the format of the linked pad
+ * @video: a registered video node whose link exists
+ *
+ * Called once the graph is complete, so that G_FMT on a fresh node reports
+ * what the subdevice at the other end of its link has in its ACTIVE state.
+ */
+void isp_video_init_format(struct isp_video *video)
+{
+	struct v4l2_subdev_format fmt = {
+		.which = V4L2_SUBDEV_FORMAT_ACTIVE,
+	};
+	const struct isp_video_format *f = NULL;
+	struct media_pad *remote;
+	struct v4l2_subdev *sd;
+	unsigned int i;
+
+	mutex_lock(&video->isp->mdev.graph_mutex);
+	remote = isp_video_remote_pad(video);
+	if (remote) {
+		sd = media_entity_to_v4l2_subdev(remote->entity);
+		fmt.pad = remote->index;
+		if (!v4l2_subdev_call_state_active(sd, pad, get_fmt, &fmt))
+			for (i = 0; i < ARRAY_SIZE(isp_video_formats) && !f; i++)
+				if (isp_video_formats[i].code == fmt.format.code)
+					f = &isp_video_formats[i];
+	}
+	mutex_unlock(&video->isp->mdev.graph_mutex);
+	if (!f)
+		return;
+
+	video->format.width = fmt.format.width;
+	video->format.height = fmt.format.height;
+	fill_pix_format(&video->format, f);
 }
 
 static inline struct isp_video *to_isp_video(struct file *file)
@@ -164,30 +286,111 @@ static int isp_video_check_format(struct isp_video *video)
 	return 0;
 }
 
+/* -----------------------------------------------------------------------------
+ * Frames
+ *
+ * Until the processing stages produce images, a streaming capture node
+ * receives a horizontal ramp in its own format, and a streaming output
+ * node's buffers are consumed, one frame every ISP_FRAME_INTERVAL_MS. Each
+ * frame carries a sequence number and a monotonic timestamp.
+ */
+
+#define ISP_FRAME_INTERVAL_MS	33
+
+static void isp_video_fill(const struct v4l2_pix_format *pix, u8 *mem)
+{
+	u16 *raw10 = (u16 *)mem;
+	unsigned int x, y;
+
+	if (pix->pixelformat == V4L2_PIX_FMT_SGRBG10) {
+		for (x = 0; x < pix->width; x++)
+			raw10[x] = x * 1023 / (pix->width - 1);
+	} else {
+		for (x = 0; x < pix->bytesperline; x++)
+			mem[x] = x * 255 / (pix->bytesperline - 1);
+	}
+	for (y = 1; y < pix->height; y++)
+		memcpy(mem + y * pix->bytesperline, mem, pix->bytesperline);
+}
+
+static int isp_video_thread(void *data)
+{
+	struct isp_video *video = data;
+	enum vb2_buffer_state state;
+	struct isp_buffer *buf;
+	void *mem;
+
+	while (!kthread_should_stop()) {
+		schedule_timeout_interruptible(msecs_to_jiffies(ISP_FRAME_INTERVAL_MS));
+
+		spin_lock_irq(&video->irqlock);
+		buf = list_first_entry_or_null(&video->dmaqueue,
+					       struct isp_buffer, list);
+		if (buf)
+			list_del(&buf->list);
+		spin_unlock_irq(&video->irqlock);
+		if (!buf)
+			continue;
+
+		state = VB2_BUF_STATE_DONE;
+		if (V4L2_TYPE_IS_CAPTURE(video->queue.type)) {
+			mem = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
+			if (mem)
+				isp_video_fill(&video->format, mem);
+			else
+				state = VB2_BUF_STATE_ERROR;
+		}
+		buf->vb.sequence = video->sequence++;
+		buf->vb.vb2_buf.timestamp = ktime_get_ns();
+		vb2_buffer_done(&buf->vb.vb2_buf, state);
+	}
+	return 0;
+}
+
 /*
- * The pipeline is validated (formats on every enabled link, -EPIPE on a
- * mismatch) but no frames are produced yet: streaming is refused with
- * -EOPNOTSUPP after the check, and every queued buffer is given back.
+ * STREAMON: start (or join) the media pipeline, which validates the format
+ * on every enabled link (-EPIPE on a mismatch), check the node's own
+ * format against its linked pad, then start the frame thread. While the
+ * pipeline runs, the core refuses to change a link of any of its pads.
  */
 static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 {
 	struct isp_video *video = vb2_get_drv_priv(q);
+	struct task_struct *thread;
 	int ret;
 
-	ret = video_device_pipeline_start(&video->vdev, &video->pipe);
-	if (!ret) {
-		ret = isp_video_check_format(video);
-		video_device_pipeline_stop(&video->vdev);
-		if (!ret)
-			ret = -EOPNOTSUPP;
+	ret = video_device_pipeline_alloc_start(&video->vdev);
+	if (ret)
+		goto err_return;
+	ret = isp_video_check_format(video);
+	if (ret)
+		goto err_stop;
+
+	video->sequence = 0;
+	thread = kthread_run(isp_video_thread, video, "n900-video%d",
+			     video->vdev.num);
+	if (IS_ERR(thread)) {
+		ret = PTR_ERR(thread);
+		goto err_stop;
 	}
+	video->thread = thread;
+	return 0;
+
+err_stop:
+	video_device_pipeline_stop(&video->vdev);
+err_return:
 	isp_return_buffers(video, VB2_BUF_STATE_QUEUED);
 	return ret;
 }
 
 static void isp_stop_streaming(struct vb2_queue *q)
 {
-	isp_return_buffers(vb2_get_drv_priv(q), VB2_BUF_STATE_ERROR);
+	struct isp_video *video = vb2_get_drv_priv(q);
+
+	kthread_stop(video->thread);
+	video->thread = NULL;
+	isp_return_buffers(video, VB2_BUF_STATE_ERROR);
+	video_device_pipeline_stop(&video->vdev);
 }
 
 static const struct vb2_ops isp_video_queue_ops = {
@@ -216,17 +419,13 @@ static int isp_querycap(struct file *file, void *fh, struct v4l2_capability *cap
 
 static int isp_enum_fmt(struct file *file, void *fh, struct v4l2_fmtdesc *f)
 {
-	unsigned int i, n = 0;
+	const struct isp_video_format *fmt;
 
-	for (i = 0; i < ARRAY_SIZE(isp_video_formats); i++) {
-		if (f->mbus_code && isp_video_formats[i].code != f->mbus_code)
-			continue;
-		if (n++ == f->index) {
-			f->pixelformat = isp_video_formats[i].pixelformat;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	fmt = isp_video_nth_format(to_isp_video(file), f->mbus_code, f->index);
+	if (!fmt)
+		return -EINVAL;
+	f->pixelformat = fmt->pixelformat;
+	return 0;
 }
 
 static int isp_g_fmt(struct file *file, void *fh, struct v4l2_format *f)
@@ -237,7 +436,7 @@ static int isp_g_fmt(struct file *file, void *fh, struct v4l2_format *f)
 
 static int isp_try_fmt(struct file *file, void *fh, struct v4l2_format *f)
 {
-	fill_pix_format(&f->fmt.pix);
+	isp_video_try_pix(to_isp_video(file), &f->fmt.pix);
 	return 0;
 }
 
@@ -247,7 +446,7 @@ static int isp_s_fmt(struct file *file, void *fh, struct v4l2_format *f)
 
 	if (vb2_is_busy(&video->queue))
 		return -EBUSY;
-	fill_pix_format(&f->fmt.pix);
+	isp_video_try_pix(video, &f->fmt.pix);
 	video->format = f->fmt.pix;
 	return 0;
 }
@@ -325,10 +524,9 @@ int isp_video_init(struct isp_device *isp, struct isp_video *video,
 	mutex_init(&video->lock);
 	spin_lock_init(&video->irqlock);
 	INIT_LIST_HEAD(&video->dmaqueue);
-	video->format.pixelformat = isp_video_formats[0].pixelformat;
 	video->format.width = ISP_DEF_WIDTH;
 	video->format.height = ISP_DEF_HEIGHT;
-	fill_pix_format(&video->format);
+	fill_pix_format(&video->format, &isp_video_formats[0]);
 
 	q->type = capture ? V4L2_BUF_TYPE_VIDEO_CAPTURE :
 			    V4L2_BUF_TYPE_VIDEO_OUTPUT;

@@ -1,8 +1,11 @@
 #!/bin/sh
-# Format propagation along the main pipeline and the OMAP3 ISP limits, as
-# one KTAP document. The expected values follow from the hardware rules
-# (sizes pass through; CCDC output formatter 10 to 8 bit; preview Bayer in,
-# YUV out; resizer 1/4x..4x within 32..4096), not from the driver.
+# Format propagation along the main pipeline, the OMAP3 ISP limits, crop
+# rectangles and the formats of the video nodes, as one KTAP document. The
+# expected values follow from the hardware rules (sizes pass through; CCDC
+# output formatter 10 to 8 bit and cropping to memory; preview Bayer in,
+# YUV out; resizer 1/4x..4x of its sink crop within 32..4096; a crop starts
+# on an even pixel so that the Bayer order holds; a video node offers what
+# its linked pad gives), not from the driver.
 S='"et8ek8 3-003e"'
 SW='"video-bus-switch"'
 CCP2='"OMAP3 ISP CCP2"'
@@ -37,7 +40,7 @@ ceil4() { echo $((($1 + 3) / 4)); }
 clamp() { v=$1; [ "$v" -ge "$2" ] || v=$2; [ "$v" -le "$3" ] || v=$3; echo "$v"; }
 
 echo "KTAP version 1"
-echo "1..14"
+echo "1..25"
 B10=SGRBG10_1X10/${W}x$H
 YUV=UYVY8_1X16/${W}x$H
 # Each source format is set in turn; media-ctl carries it over every
@@ -68,3 +71,58 @@ check preview_source_refuses_bayer "$PRV" 1 "YUYV8_1X16/${W}x$H"
 check resizer_upscale_clamped_to_4x "$RSZ" 1 \
 	"UYVY8_1X16/$(clamp $((640 * 4)) 32 4096)x$(clamp $((480 * 4)) 32 4096)"
 check sink_size_clamped_to_min "$CCDC" 0 "SGRBG10_1X10/32x32"
+
+# Crop: the CCDC output formatter writes its crop rectangle to memory, the
+# video port keeps the whole frame; the resizer scales its sink crop.
+crop() { # ENTITY PAD: the pad's crop rectangle, "(x,y)/WxH"
+	media-ctl --get-v4l2 "$1:$2" | grep -o 'crop:([0-9,]*)/[0-9x]*' | cut -d: -f2
+}
+check_crop() { # NAME ENTITY PAD EXPECTED
+	n=$((n + 1))
+	got=$(crop "$2" "$3")
+	if [ "$got" = "$4" ]; then
+		echo "ok $n $1"
+	else
+		echo "# $2:$3 crop is '$got', expected '$4'"
+		echo "not ok $n $1"
+	fi
+}
+media-ctl -V "$CCDC:0 [fmt:SGRBG10_1X10/1296x984], $CCDC:2 [crop:(101,51)/640x480]"
+snap=$(snapshot)
+check_crop ccdc_crop_even_origin "$CCDC" 2 "(100,50)/640x480"
+# (the output formatter keeps the 8-bit code set on it above)
+check ccdc_of_is_crop_size "$CCDC" 2 "SGRBG8_1X8/640x480"
+check ccdc_vp_not_cropped "$CCDC" 1 "SGRBG10_1X10/1296x984"
+media-ctl -V "$CCDC:2 [crop:(1000,900)/2000x2000]"
+check_crop ccdc_crop_clamped_to_frame "$CCDC" 2 "(0,0)/1296x984"
+media-ctl -V "$CCDC:2 [crop:(0,0)/320x240]"
+media-ctl -V "$CCDC:0 [fmt:SGRBG10_1X10/800x600]"
+check_crop sink_format_resets_crop "$CCDC" 2 "(0,0)/800x600"
+
+media-ctl -V "$RSZ:0 [fmt:UYVY8_1X16/1296x984 crop:(0,0)/400x300], $RSZ:1 [fmt:UYVY8_1X16/50x50]"
+snap=$(snapshot)
+check_crop resizer_sink_crop "$RSZ" 0 "(0,0)/400x300"
+check resizer_ratio_from_crop_min "$RSZ" 1 \
+	"UYVY8_1X16/$(clamp "$(ceil4 400)" 32 4096)x$(clamp "$(ceil4 300)" 32 4096)"
+media-ctl -V "$RSZ:1 [fmt:UYVY8_1X16/4000x4000]"
+snap=$(snapshot)
+check resizer_ratio_from_crop_max "$RSZ" 1 \
+	"UYVY8_1X16/$(clamp $((400 * 4)) 32 4096)x$(clamp $((300 * 4)) 32 4096)"
+
+# Video nodes: ENUM_FMT and TRY_FMT follow the pad at the other end.
+fourccs() { # ENTITY: the pixel formats its video node enumerates
+	v4l2-ctl -d "$(media-ctl -e "$1")" --list-formats | grep -o "'[A-Z0-9 ]*'" | tr -d "'" | sort | tr '\n' ' '
+}
+check_list() { # NAME GOT EXPECTED
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $n $1"
+	else
+		echo "# got '$2', expected '$3'"
+		echo "not ok $n $1"
+	fi
+}
+check_list preview_output_offers_yuv "$(fourccs 'OMAP3 ISP preview output')" "UYVY YUYV "
+check_list ccdc_output_offers_raw10_and_raw8 "$(fourccs 'OMAP3 ISP CCDC output')" "BA10 GRBG "
+tried=$(/usr/lib/n900/tests/try-fmt "$(media-ctl -e 'OMAP3 ISP CCDC output')" YUYV 640 480)
+check_list ccdc_output_try_adjusts_yuv_to_raw "$tried" "BA10 640x480"

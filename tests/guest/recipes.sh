@@ -16,6 +16,10 @@ grep -v -e '^#' -e '^[[:space:]]*$' "$recipes" | while IFS= read -r cmd; do
 	i=$((i + 1))
 	out=$(sh -c "$cmd" 2>&1)
 	rc=$?
+	# v4l2-ctl exits 0 after some failed ioctls; it reports them, though
+	if [ $rc -eq 0 ] && echo "$out" | grep -qE 'returned -1|failed|[Ee]rror'; then
+		rc=1
+	fi
 	echo "$out" | tail -n 5 | sed 's/^/# /'
 	if [ $rc -eq 0 ]; then
 		echo "ok $i readme_recipe: $cmd"

@@ -30,11 +30,11 @@ if [ "$shard" = all ] || [ "$shard" = 1 ]; then
 	suite "$T/formats.sh"
 	suite "$T/subdev-try"
 	suite "$T/controls" /etc/n900/controls.spec
-	suite "$T/probe-order.sh"
 fi
 if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/recipes.sh" /etc/n900/recipes
 	suite "$T/stream-validate.sh"
+	suite "$T/probe-order.sh"
 fi
 
 # kmemleak: force a scan now, so a leak is reported before poweroff.
