@@ -30,6 +30,7 @@ if [ "$shard" = all ] || [ "$shard" = 1 ]; then
 	suite "$T/formats.sh"
 	suite "$T/subdev-try"
 	suite "$T/controls" /etc/n900/controls.spec
+	suite "$T/link-rules.sh"
 fi
 if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/recipes.sh" /etc/n900/recipes
