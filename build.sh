@@ -96,11 +96,20 @@ ensure_packages() {
 # --- 2. kernel source ---------------------------------------------------
 # The extracted tree is keyed on the package version and the patch series.
 kernel_source() {
-	local ver patches=() key
+	local ver patches=() key p skip
 	ver=$(dpkg-query -W -f='${Version}' "$KSRC_PKG")
 	shopt -s nullglob
-	patches=("$TOP"/patches/*.patch)
+	for p in "$TOP"/patches/*.patch; do
+		# N900_SKIP_PATCHES="0002 ...": build without those patches,
+		# to see the vanilla behaviour a patch fixes
+		for skip in ${N900_SKIP_PATCHES:-}; do
+			[[ $(basename "$p") != "$skip"* ]] || continue 2
+		done
+		patches+=("$p")
+	done
 	shopt -u nullglob
+	[ -z "${N900_SKIP_PATCHES:-}" ] ||
+		say "N900_SKIP_PATCHES=$N900_SKIP_PATCHES: applying only ${patches[*]##*/}"
 	key=$( { echo "$ver"; [ ${#patches[@]} -eq 0 ] || cat "${patches[@]}"; } |
 		sha256sum | cut -c1-16)
 	SRC_KEY=$key
@@ -110,7 +119,6 @@ kernel_source() {
 	rm -rf "$CACHE/src-$key"
 	mkdir -p "$CACHE/src-$key"
 	tar -C "$CACHE/src-$key" -xf "$KSRC_TARBALL"
-	local p
 	for p in "${patches[@]}"; do
 		say "    applying $(basename "$p")"
 		patch -d "$KSRC" -p1 --forward --quiet <"$p" ||
@@ -254,6 +262,10 @@ make_dtb() {
 	step "device tree: QEMU virt + dts/$overlay.dtso"
 	qemu_dumpdtb "$base" 2>"$LOGS/dumpdtb.log" ||
 		{ cat "$LOGS/dumpdtb.log" >&2; die "QEMU could not dump the virt device tree"; }
+	# overlays refer to QEMU's GPIO controller as &pl061: give it the label
+	fdtput -p -t s "$base" /__symbols__ pl061 \
+		"$(fdtget -l "$base" / | sed -n 's|^pl061@.*|/&|p' | head -n 1)" ||
+		die "no PL061 GPIO controller in QEMU's virt tree"
 	dtc -q -@ -I dts -O dtb -o "$out/$overlay.dtbo" "$TOP/dts/$overlay.dtso" \
 		2>"$LOGS/dtc-$overlay.log" ||
 		{ cat "$LOGS/dtc-$overlay.log" >&2; die "dtc failed on dts/$overlay.dtso"; }
@@ -493,7 +505,9 @@ usage() {
 		  N900_CACHE_DIR      kernel/apt/ccache cache (default $CACHE)
 		  N900_JOBS           parallel make jobs (default $(nproc))
 		  N900_KERNEL_ARGS    extra kernel command line, e.g.
-		                      omap3isp_emu.inject_warn=1
+		                      n900_isp.inject_warn=1
+		  N900_SKIP_PATCHES   patches/ to leave out, by number prefix, e.g.
+		                      "0002" (see what a patch fixes on vanilla 6.12)
 		  N900_BOOT_TIMEOUT   seconds before QEMU is killed (default $BOOT_TIMEOUT)
 		  N900_DEBIAN_MIRROR  Debian mirror for the guest packages (default:
 		                      the one the host's apt already uses)

@@ -63,6 +63,15 @@ static const struct v4l2_subdev_ops ad5820_subdev_ops = {
 	.core = &ad5820_core_ops,
 };
 
+/*
+ * Not on the data path, so no pipeline powers it: like the real ad5820
+ * driver, it is powered while its subdevice node is open.
+ */
+static const struct v4l2_subdev_internal_ops ad5820_internal_ops = {
+	.open = n900_power_subdev_open,
+	.close = n900_power_subdev_close,
+};
+
 /* -----------------------------------------------------------------------------
  * Initialization and Cleanup
  */
@@ -88,6 +97,7 @@ static int ad5820_probe(struct platform_device *pdev)
 	}
 
 	v4l2_subdev_init(&lens->sd, &ad5820_subdev_ops);
+	lens->sd.internal_ops = &ad5820_internal_ops;
 	lens->sd.ctrl_handler = &lens->ctrls;
 	lens->sd.entity.function = MEDIA_ENT_F_LENS;
 	ret = n900_subdev_register(&lens->sd, dev, "ad5820", 0, NULL, false);
@@ -121,6 +131,7 @@ static struct platform_driver ad5820_driver = {
 	.driver = {
 		.name = "n900-ad5820",
 		.of_match_table = ad5820_of_match,
+		.pm = pm_ptr(&n900_power_pm_ops),
 	},
 };
 module_platform_driver(ad5820_driver);

@@ -119,6 +119,15 @@ static const struct v4l2_subdev_ops adp1653_subdev_ops = {
 	.core = &adp1653_core_ops,
 };
 
+/*
+ * Not on the data path, so no pipeline powers it: like the real adp1653
+ * driver, it is powered while its subdevice node is open.
+ */
+static const struct v4l2_subdev_internal_ops adp1653_internal_ops = {
+	.open = n900_power_subdev_open,
+	.close = n900_power_subdev_close,
+};
+
 /* -----------------------------------------------------------------------------
  * Initialization and Cleanup
  */
@@ -134,6 +143,7 @@ static int adp1653_probe(struct platform_device *pdev)
 		return -ENOMEM;
 
 	v4l2_subdev_init(&flash->sd, &adp1653_subdev_ops);
+	flash->sd.internal_ops = &adp1653_internal_ops;
 	ret = adp1653_init_controls(flash);
 	if (ret) {
 		dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
@@ -172,6 +182,7 @@ static struct platform_driver adp1653_driver = {
 	.driver = {
 		.name = "n900-adp1653",
 		.of_match_table = adp1653_of_match,
+		.pm = pm_ptr(&n900_power_pm_ops),
 	},
 };
 module_platform_driver(adp1653_driver);

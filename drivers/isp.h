@@ -162,6 +162,8 @@ struct isp_video {
  * @videos: video nodes, created from the DT children "n900emu,isp-video"
  * @num_videos: number of entries in @videos
  * @registered: the media device and subdevice nodes are registered
+ * @stream_lock: serialises pipeline start and stop across video nodes
+ * @debugfs: the media device's debugfs directory
  */
 struct isp_device {
 	struct device *dev;
@@ -171,7 +173,26 @@ struct isp_device {
 	struct isp_video *videos;
 	unsigned int num_videos;
 	bool registered;
+	struct mutex stream_lock;	/* pipeline start and stop */
+	struct dentry *debugfs;
 };
+
+/* Clock provider cells of the ISP node (isp_clk.c) */
+enum {
+	ISP_CLK_XCLKA,
+	ISP_CLK_XCLKB,
+	ISP_CLK_FCK,
+	ISP_CLK_NUM
+};
+
+/* isp_clk.c */
+int isp_clk_init(struct isp_device *isp);
+
+/* isp_debugfs.c */
+void isp_debugfs_init(struct isp_device *isp);
+void isp_debugfs_cleanup(struct isp_device *isp);
+void isp_debugfs_root_init(void);
+void isp_debugfs_root_cleanup(void);
 
 /* isp_entity.c */
 struct media_entity *isp_find_entity(struct isp_device *isp,

@@ -35,12 +35,14 @@
 #include <linux/of.h>
 #include <linux/of_graph.h>
 #include <linux/of_platform.h>
+#include <linux/pm_runtime.h>
 #include <linux/property.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 #include <media/v4l2-mc.h>
 
 #include "isp.h"
+#include "n900-power.h"
 
 static bool inject_warn;
 module_param(inject_warn, bool, 0444);
@@ -90,6 +92,7 @@ static int isp_subdev_complete(struct v4l2_async_notifier *notifier)
 	if (ret)
 		return ret;
 	isp->registered = true;
+	isp_debugfs_init(isp);
 	media_device_for_each_entity(entity, &isp->mdev)
 		entities++;
 	dev_info(isp->dev, "%s: %u entities, %s\n", isp->mdev.model, entities,
@@ -257,8 +260,21 @@ static void isp_remove_videos(struct isp_device *isp)
  * Initialization and Cleanup
  */
 
+/*
+ * The seed semantics: a link change powers up or down what it connects to
+ * an open video node (v4l2_pipeline_link_notify). Under the "streaming"
+ * power policy, links do not power anything.
+ */
+static int isp_link_notify(struct media_link *link, u32 flags,
+			   unsigned int notification)
+{
+	if (n900_power_policy_streaming())
+		return 0;
+	return v4l2_pipeline_link_notify(link, flags, notification);
+}
+
 static const struct media_device_ops isp_media_ops = {
-	.link_notify = v4l2_pipeline_link_notify,
+	.link_notify = isp_link_notify,
 };
 
 static int isp_probe(struct platform_device *pdev)
@@ -276,6 +292,21 @@ static int isp_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	isp->dev = dev;
 	platform_set_drvdata(pdev, isp);
+	ret = devm_mutex_init(dev, &isp->stream_lock);
+	if (ret)
+		return ret;
+
+	/*
+	 * The blocks are children of the ISP: with runtime PM enabled here
+	 * too, the ISP is active whenever one of its blocks is.
+	 */
+	ret = devm_pm_runtime_enable(dev);
+	if (ret)
+		return dev_err_probe(dev, ret, "%pOF: cannot enable runtime PM\n",
+				     dev->of_node);
+	ret = isp_clk_init(isp);
+	if (ret)
+		return ret;
 
 	if (device_property_read_string(dev, "label", &model))
 		model = ISP_MODEL;
@@ -340,6 +371,7 @@ static void isp_remove(struct platform_device *pdev)
 
 	v4l2_async_nf_unregister(&isp->notifier);
 	v4l2_async_nf_cleanup(&isp->notifier);
+	isp_debugfs_cleanup(isp);
 	if (isp->registered)
 		media_device_unregister(&isp->mdev);
 	isp_remove_videos(isp);
@@ -359,6 +391,7 @@ static struct platform_driver isp_driver = {
 	.driver = {
 		.name = ISP_DRIVER_NAME,
 		.of_match_table = isp_of_match,
+		.pm = pm_ptr(&n900_power_pm_ops),
 	},
 };
 
@@ -369,13 +402,20 @@ static struct platform_driver * const isp_drivers[] = {
 
 static int __init isp_init(void)
 {
-	return platform_register_drivers(isp_drivers, ARRAY_SIZE(isp_drivers));
+	int ret;
+
+	isp_debugfs_root_init();
+	ret = platform_register_drivers(isp_drivers, ARRAY_SIZE(isp_drivers));
+	if (ret)
+		isp_debugfs_root_cleanup();
+	return ret;
 }
 module_init(isp_init);
 
 static void __exit isp_exit(void)
 {
 	platform_unregister_drivers(isp_drivers, ARRAY_SIZE(isp_drivers));
+	isp_debugfs_root_cleanup();
 }
 module_exit(isp_exit);
 

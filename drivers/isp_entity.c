@@ -12,6 +12,7 @@
 #include <media/v4l2-fwnode.h>
 
 #include "isp.h"
+#include "n900-power.h"
 #include "n900-subdev.h"
 
 static inline struct isp_block *to_isp_block(struct v4l2_subdev *sd)
@@ -369,13 +370,19 @@ static const struct v4l2_subdev_pad_ops block_pad_ops = {
  */
 
 static const struct v4l2_subdev_core_ops block_core_ops = {
+	.s_power = n900_power_subdev_s_power,
 	.log_status = v4l2_ctrl_subdev_log_status,
 	.subscribe_event = v4l2_ctrl_subdev_subscribe_event,
 	.unsubscribe_event = v4l2_event_subdev_unsubscribe,
 };
 
+static const struct v4l2_subdev_video_ops block_video_ops = {
+	.s_stream = n900_power_subdev_s_stream,
+};
+
 static const struct v4l2_subdev_ops block_subdev_ops = {
 	.core = &block_core_ops,
+	.video = &block_video_ops,
 	.pad = &block_pad_ops,
 };
 
@@ -692,5 +699,6 @@ struct platform_driver isp_block_driver = {
 	.driver = {
 		.name = "n900-isp-block",
 		.of_match_table = block_of_match,
+		.pm = pm_ptr(&n900_power_pm_ops),
 	},
 };

@@ -14,6 +14,7 @@
 #include <media/videobuf2-vmalloc.h>
 
 #include "isp.h"
+#include "n900-power.h"
 
 /**
  * struct isp_video_format - a pixel format of the ISP video nodes
@@ -348,37 +349,85 @@ static int isp_video_thread(void *data)
 }
 
 /*
+ * s_stream on every subdevice of the pipeline, when its first video node
+ * starts and its last one stops. Stopping goes through the subdevices
+ * that are streaming, so it also undoes a partial start.
+ */
+static int isp_pipeline_s_stream(struct media_pipeline *pipe, bool enable)
+{
+	struct media_pipeline_entity_iter iter;
+	struct media_entity *entity;
+	struct v4l2_subdev *sd;
+	int ret;
+
+	ret = media_pipeline_entity_iter_init(pipe, &iter);
+	if (ret)
+		return ret;
+	media_pipeline_for_each_entity(pipe, &iter, entity) {
+		if (!is_media_entity_v4l2_subdev(entity))
+			continue;
+		sd = media_entity_to_v4l2_subdev(entity);
+		if (enable) {
+			ret = v4l2_subdev_call(sd, video, s_stream, 1);
+			if (ret && ret != -ENOIOCTLCMD)
+				break;
+			ret = 0;
+		} else if (sd->s_stream_enabled) {
+			v4l2_subdev_call(sd, video, s_stream, 0);
+		}
+	}
+	media_pipeline_entity_iter_cleanup(&iter);
+	if (ret)
+		isp_pipeline_s_stream(pipe, false);
+	return ret;
+}
+
+/*
  * STREAMON: start (or join) the media pipeline, which validates the format
  * on every enabled link (-EPIPE on a mismatch), check the node's own
- * format against its linked pad, then start the frame thread. While the
+ * format against its linked pad, start the pipeline's subdevices (their
+ * power, under the "streaming" policy), then the frame thread. While the
  * pipeline runs, the core refuses to change a link of any of its pads.
  */
 static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 {
 	struct isp_video *video = vb2_get_drv_priv(q);
+	struct isp_device *isp = video->isp;
 	struct task_struct *thread;
+	struct media_pipeline *pipe;
 	int ret;
 
+	mutex_lock(&isp->stream_lock);
 	ret = video_device_pipeline_alloc_start(&video->vdev);
 	if (ret)
-		goto err_return;
+		goto err_unlock;
 	ret = isp_video_check_format(video);
 	if (ret)
 		goto err_stop;
+	pipe = video_device_pipeline(&video->vdev);
+	if (pipe->start_count == 1) {
+		ret = isp_pipeline_s_stream(pipe, true);
+		if (ret)
+			goto err_stop;
+	}
 
 	video->sequence = 0;
 	thread = kthread_run(isp_video_thread, video, "n900-video%d",
 			     video->vdev.num);
 	if (IS_ERR(thread)) {
 		ret = PTR_ERR(thread);
+		if (pipe->start_count == 1)
+			isp_pipeline_s_stream(pipe, false);
 		goto err_stop;
 	}
 	video->thread = thread;
+	mutex_unlock(&isp->stream_lock);
 	return 0;
 
 err_stop:
 	video_device_pipeline_stop(&video->vdev);
-err_return:
+err_unlock:
+	mutex_unlock(&isp->stream_lock);
 	isp_return_buffers(video, VB2_BUF_STATE_QUEUED);
 	return ret;
 }
@@ -386,11 +435,19 @@ err_return:
 static void isp_stop_streaming(struct vb2_queue *q)
 {
 	struct isp_video *video = vb2_get_drv_priv(q);
+	struct isp_device *isp = video->isp;
+	struct media_pipeline *pipe;
 
 	kthread_stop(video->thread);
 	video->thread = NULL;
 	isp_return_buffers(video, VB2_BUF_STATE_ERROR);
+
+	mutex_lock(&isp->stream_lock);
+	pipe = video_device_pipeline(&video->vdev);
+	if (pipe->start_count == 1)
+		isp_pipeline_s_stream(pipe, false);
 	video_device_pipeline_stop(&video->vdev);
+	mutex_unlock(&isp->stream_lock);
 }
 
 static const struct vb2_ops isp_video_queue_ops = {
@@ -472,10 +529,41 @@ static const struct v4l2_ioctl_ops isp_video_ioctl_ops = {
 	.vidioc_streamoff = vb2_ioctl_streamoff,
 };
 
+/*
+ * The seed semantics: an open video node powers every entity it reaches
+ * over enabled links (v4l2_pipeline_pm_get), until it is closed. Under the
+ * "streaming" power policy, opening powers nothing.
+ */
+static int isp_video_open(struct file *file)
+{
+	struct isp_video *video = video_drvdata(file);
+	int ret;
+
+	ret = v4l2_fh_open(file);
+	if (ret || n900_power_policy_streaming())
+		return ret;
+
+	ret = v4l2_pipeline_pm_get(&video->vdev.entity);
+	if (ret)
+		v4l2_fh_release(file);
+	return ret;
+}
+
+static int isp_video_release(struct file *file)
+{
+	struct isp_video *video = video_drvdata(file);
+	int ret;
+
+	ret = vb2_fop_release(file);
+	if (!n900_power_policy_streaming())
+		v4l2_pipeline_pm_put(&video->vdev.entity);
+	return ret;
+}
+
 static const struct v4l2_file_operations isp_video_fops = {
 	.owner = THIS_MODULE,
-	.open = v4l2_fh_open,
-	.release = vb2_fop_release,
+	.open = isp_video_open,
+	.release = isp_video_release,
 	.poll = vb2_fop_poll,
 	.mmap = vb2_fop_mmap,
 	.unlocked_ioctl = video_ioctl2,

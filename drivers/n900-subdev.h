@@ -4,7 +4,8 @@
  * shares: the ISP blocks, the sensors, the switch, the lens and the flash.
  *
  * Header-only (static inline), so the device drivers stay independent
- * modules that do not depend on the ISP module.
+ * modules that do not depend on the ISP module (they all use the
+ * n900-power library module).
  */
 #ifndef N900_SUBDEV_H
 #define N900_SUBDEV_H
@@ -13,6 +14,8 @@
 #include <linux/property.h>
 #include <media/v4l2-async.h>
 #include <media/v4l2-subdev.h>
+
+#include "n900-power.h"
 
 /**
  * n900_subdev_register() - name a subdevice after its DT node and register
@@ -26,7 +29,9 @@
  * @sensor: register as a sensor, so that its "lens-focus" and "flash-leds"
  *	devices bind to it (v4l2_async_register_subdev_sensor())
  *
- * Gives the subdevice a device node (and events when it has controls),
+ * Sets up the device's power from its DT node (n900_power_init(); the
+ * driver uses n900_power_pm_ops and the n900_power_subdev_* operations),
+ * gives the subdevice a device node (and events when it has controls),
  * initialises its pads and active state, and registers it. On failure
  * everything it did is undone and the error is reported with the DT node.
  *
@@ -49,6 +54,10 @@ static inline int n900_subdev_register(struct v4l2_subdev *sd,
 	if (device_property_read_string(dev, "label", &label))
 		label = name;
 	strscpy(sd->name, label, sizeof(sd->name));
+
+	ret = n900_power_init(dev, &sd->entity);
+	if (ret)
+		return ret;
 
 	ret = media_entity_pads_init(&sd->entity, num_pads, pads);
 	if (ret)

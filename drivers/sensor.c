@@ -235,13 +235,19 @@ static const struct v4l2_subdev_pad_ops sensor_pad_ops = {
  */
 
 static const struct v4l2_subdev_core_ops sensor_core_ops = {
+	.s_power = n900_power_subdev_s_power,
 	.log_status = v4l2_ctrl_subdev_log_status,
 	.subscribe_event = v4l2_ctrl_subdev_subscribe_event,
 	.unsubscribe_event = v4l2_event_subdev_unsubscribe,
 };
 
+static const struct v4l2_subdev_video_ops sensor_video_ops = {
+	.s_stream = n900_power_subdev_s_stream,
+};
+
 static const struct v4l2_subdev_ops sensor_subdev_ops = {
 	.core = &sensor_core_ops,
+	.video = &sensor_video_ops,
 	.pad = &sensor_pad_ops,
 };
 
@@ -309,6 +315,7 @@ static struct platform_driver sensor_driver = {
 	.driver = {
 		.name = "n900-sensor",
 		.of_match_table = sensor_of_match,
+		.pm = pm_ptr(&n900_power_pm_ops),
 	},
 };
 module_platform_driver(sensor_driver);

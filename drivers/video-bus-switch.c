@@ -98,7 +98,17 @@ static const struct v4l2_subdev_pad_ops vbs_pad_ops = {
  * Subdev Ops
  */
 
+static const struct v4l2_subdev_core_ops vbs_core_ops = {
+	.s_power = n900_power_subdev_s_power,
+};
+
+static const struct v4l2_subdev_video_ops vbs_video_ops = {
+	.s_stream = n900_power_subdev_s_stream,
+};
+
 static const struct v4l2_subdev_ops vbs_subdev_ops = {
+	.core = &vbs_core_ops,
+	.video = &vbs_video_ops,
 	.pad = &vbs_pad_ops,
 };
 
@@ -183,6 +193,7 @@ static struct platform_driver vbs_driver = {
 	.driver = {
 		.name = "n900-video-bus-switch",
 		.of_match_table = vbs_of_match,
+		.pm = pm_ptr(&n900_power_pm_ops),
 	},
 };
 module_platform_driver(vbs_driver);

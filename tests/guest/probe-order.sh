@@ -22,10 +22,8 @@ echo "1..4"
 i=0
 echo "$orders" | while read -r order; do
 	i=$((i + 1))
-	for m in $(echo "$N900_MODULES" | tr ' ' '\n' | sed -n '1!G;h;$p'); do
-		rmmod "$m" 2>/dev/null
-	done
 	ok=1
+	n900_unload_drivers || ok=0
 	for m in $order; do
 		modprobe "$m" || ok=0
 	done

@@ -31,7 +31,7 @@ echo "1..7"
 media-ctl -r
 media-ctl -l "$S:0 -> \"video-bus-switch\":0 [1], \"video-bus-switch\":2 -> \"OMAP3 ISP CCP2\":0 [1]"
 media-ctl -l "\"OMAP3 ISP CCP2\":1 -> $CCDC:0 [1], $CCDC:2 -> \"OMAP3 ISP CCDC output\":0 [1]"
-media-ctl -V "$S:0 [fmt:$F], \"video-bus-switch\":2 [fmt:$F], \"OMAP3 ISP CCP2\":1 [fmt:$F], $CCDC:2 [fmt:$F]"
+media-ctl -V "$S:0 [fmt:$F], \"video-bus-switch\":2 [fmt:$F], \"OMAP3 ISP CCP2\":1 [fmt:$F], $CCDC:1 [fmt:$F], $CCDC:2 [fmt:$F]"
 dev=$(media-ctl -e 'OMAP3 ISP CCDC output')
 v4l2-ctl -d "$dev" --set-fmt-video=width=1296,height=984,pixelformat=BA10
 

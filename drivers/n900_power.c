@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * n900_power.c - entity power for the N900 camera devices
+ *
+ * The sequence, the policies and the records are described in
+ * n900-power.h. This module is a library: the ISP blocks, the sensors, the
+ * switch, the lens and the flash call n900_power_init() at probe and use
+ * n900_power_pm_ops as their runtime PM callbacks.
+ */
+
+#include <linux/clk.h>
+#include <linux/delay.h>
+#include <linux/gpio/consumer.h>
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/pm_runtime.h>
+#include <linux/property.h>
+#include <linux/regulator/consumer.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <media/media-device.h>
+
+#include "n900-power.h"
+
+#define CREATE_TRACE_POINTS
+#include "n900_power_trace.h"
+
+static char *policy = "pipeline";
+module_param(policy, charp, 0444);
+MODULE_PARM_DESC(policy,
+		 "Who powers the entities: \"pipeline\" (default: open video nodes and enabled links, the seed semantics) or \"streaming\" (only while streaming)");
+
+/**
+ * struct n900_power - one device's power resources and record
+ * @dev: the device
+ * @entity: its media entity
+ * @supplies: regulators, in device tree property order
+ * @num_supplies: number of entries in @supplies
+ * @has_clk: the node names a clock
+ * @clk: the clock while powered, else NULL. It is taken at power-on only:
+ *	a clock held from probe would pin the provider's module (the ISP),
+ *	which itself holds the consumer's module through v4l2, so that
+ *	neither could ever be unloaded.
+ * @clk_rate: rate to set before enabling the clock, 0 to leave it
+ * @reset: its reset GPIO, or NULL
+ * @on_delay_us: wait after reset release
+ * @off_delay_us: wait after reset assertion
+ * @active_mw: power drawn while powered
+ * @refs: runtime PM references taken by our users (s_power, s_stream, open)
+ * @lock: protects the fields below
+ * @powered: powered now
+ * @transitions: power-ups plus power-downs
+ * @on_since: ktime_get_ns() of the last power-up
+ * @powered_ns: time powered before @on_since
+ */
+struct n900_power {
+	struct device *dev;
+	struct media_entity *entity;
+	struct regulator_bulk_data *supplies;
+	unsigned int num_supplies;
+	bool has_clk;
+	struct clk *clk;
+	u32 clk_rate;
+	struct gpio_desc *reset;
+	u32 on_delay_us;
+	u32 off_delay_us;
+	u32 active_mw;
+	atomic_t refs;
+
+	spinlock_t lock;	/* protects the record below */
+	bool powered;
+	unsigned int transitions;
+	u64 on_since;
+	u64 powered_ns;
+};
+
+/* -----------------------------------------------------------------------------
+ * Event log
+ */
+
+#define N900_POWER_LOG_SIZE	2048
+
+/**
+ * struct n900_power_event - one entry of the event log
+ * @ts_ns: ktime_get_ns() when it happened
+ * @mdev: media device of the entity (compared, never dereferenced)
+ * @entity: entity name
+ * @event: what happened
+ * @detail: supply name, clock rate or delay
+ */
+struct n900_power_event {
+	u64 ts_ns;
+	const struct media_device *mdev;
+	char entity[32];
+	char event[16];
+	char detail[24];
+};
+
+static struct n900_power_event log_buf[N900_POWER_LOG_SIZE];
+static unsigned int log_first;
+static unsigned int log_count;
+static unsigned long log_dropped;
+static DEFINE_SPINLOCK(log_lock);
+
+static const char *entity_name(const struct n900_power *pw)
+{
+	return pw->entity->name ? pw->entity->name : dev_name(pw->dev);
+}
+
+static __printf(3, 4) void power_event(struct n900_power *pw,
+				       const char *event, const char *fmt, ...)
+{
+	struct n900_power_event *e;
+	char detail[24];
+	unsigned long flags;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	trace_n900_power(entity_name(pw), event, detail);
+
+	spin_lock_irqsave(&log_lock, flags);
+	if (log_count == N900_POWER_LOG_SIZE) {
+		log_first = (log_first + 1) % N900_POWER_LOG_SIZE;
+		log_count--;
+		log_dropped++;
+	}
+	e = &log_buf[(log_first + log_count++) % N900_POWER_LOG_SIZE];
+	e->ts_ns = ktime_get_ns();
+	e->mdev = pw->entity->graph_obj.mdev;
+	strscpy(e->entity, entity_name(pw), sizeof(e->entity));
+	strscpy(e->event, event, sizeof(e->event));
+	strscpy(e->detail, detail, sizeof(e->detail));
+	spin_unlock_irqrestore(&log_lock, flags);
+}
+
+/**
+ * n900_power_events_show() - print the event log of one media device
+ * @m: the seq_file to print to
+ * @mdev: the media device whose entities' events are printed
+ *
+ * One event per line, oldest first: time in microseconds (CLOCK_MONOTONIC),
+ * entity, event and detail, separated by tabs.
+ */
+void n900_power_events_show(struct seq_file *m, const struct media_device *mdev)
+{
+	const struct n900_power_event *e;
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&log_lock, flags);
+	if (log_dropped)
+		seq_printf(m, "# %lu older events dropped\n", log_dropped);
+	for (i = 0; i < log_count; i++) {
+		e = &log_buf[(log_first + i) % N900_POWER_LOG_SIZE];
+		if (e->mdev != mdev)
+			continue;
+		seq_printf(m, "%llu\t%s\t%s\t%s\n", div_u64(e->ts_ns, 1000),
+			   e->entity, e->event, e->detail);
+	}
+	spin_unlock_irqrestore(&log_lock, flags);
+}
+EXPORT_SYMBOL_GPL(n900_power_events_show);
+
+/**
+ * n900_power_events_clear() - empty the event log
+ */
+void n900_power_events_clear(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&log_lock, flags);
+	log_first = 0;
+	log_count = 0;
+	log_dropped = 0;
+	spin_unlock_irqrestore(&log_lock, flags);
+}
+EXPORT_SYMBOL_GPL(n900_power_events_clear);
+
+/* -----------------------------------------------------------------------------
+ * The sequence
+ */
+
+static void record(struct n900_power *pw, bool on)
+{
+	u64 now = ktime_get_ns();
+	unsigned long flags;
+
+	spin_lock_irqsave(&pw->lock, flags);
+	if (on)
+		pw->on_since = now;
+	else
+		pw->powered_ns += now - pw->on_since;
+	pw->powered = on;
+	pw->transitions++;
+	spin_unlock_irqrestore(&pw->lock, flags);
+}
+
+static void power_off(struct n900_power *pw)
+{
+	unsigned int i;
+
+	power_event(pw, "power-off", "-");
+	if (pw->reset) {
+		gpiod_set_value_cansleep(pw->reset, 1);
+		power_event(pw, "reset-asserted", "-");
+	}
+	if (pw->off_delay_us)
+		fsleep(pw->off_delay_us);
+	if (pw->clk) {
+		clk_disable_unprepare(pw->clk);
+		clk_put(pw->clk);
+		pw->clk = NULL;
+		power_event(pw, "clock-off", "-");
+	}
+	for (i = pw->num_supplies; i--;) {
+		regulator_disable(pw->supplies[i].consumer);
+		power_event(pw, "supply-off", "%s", pw->supplies[i].supply);
+	}
+	record(pw, false);
+	power_event(pw, "unpowered", "%u us", pw->off_delay_us);
+}
+
+static int clock_on(struct n900_power *pw)
+{
+	struct clk *clk;
+	int ret;
+
+	clk = clk_get(pw->dev, NULL);
+	if (IS_ERR(clk)) {
+		dev_err(pw->dev, "%pOF: cannot get the clock (%ld)\n",
+			pw->dev->of_node, PTR_ERR(clk));
+		return PTR_ERR(clk);
+	}
+	if (pw->clk_rate) {
+		ret = clk_set_rate(clk, pw->clk_rate);
+		if (ret) {
+			dev_err(pw->dev, "%pOF: cannot set the clock to %u Hz (%d)\n",
+				pw->dev->of_node, pw->clk_rate, ret);
+			goto err_put;
+		}
+	}
+	ret = clk_prepare_enable(clk);
+	if (ret) {
+		dev_err(pw->dev, "%pOF: cannot enable the clock (%d)\n",
+			pw->dev->of_node, ret);
+		goto err_put;
+	}
+	pw->clk = clk;
+	return 0;
+
+err_put:
+	clk_put(clk);
+	return ret;
+}
+
+static int power_on(struct n900_power *pw)
+{
+	unsigned int i;
+	int ret;
+
+	power_event(pw, "power-on", "-");
+	for (i = 0; i < pw->num_supplies; i++) {
+		ret = regulator_enable(pw->supplies[i].consumer);
+		if (ret) {
+			dev_err(pw->dev, "%pOF: cannot enable supply %s (%d)\n",
+				pw->dev->of_node, pw->supplies[i].supply, ret);
+			goto err_supplies;
+		}
+		power_event(pw, "supply-on", "%s", pw->supplies[i].supply);
+	}
+	if (pw->has_clk) {
+		ret = clock_on(pw);
+		if (ret)
+			goto err_supplies;
+		power_event(pw, "clock-on", "%lu Hz", clk_get_rate(pw->clk));
+	}
+	if (pw->reset) {
+		gpiod_set_value_cansleep(pw->reset, 0);
+		power_event(pw, "reset-released", "-");
+	}
+	if (pw->on_delay_us)
+		fsleep(pw->on_delay_us);
+	record(pw, true);
+	power_event(pw, "powered", "%u us", pw->on_delay_us);
+	return 0;
+
+err_supplies:
+	while (i--) {
+		regulator_disable(pw->supplies[i].consumer);
+		power_event(pw, "supply-off", "%s", pw->supplies[i].supply);
+	}
+	power_event(pw, "power-on-failed", "%d", ret);
+	return ret;
+}
+
+/* -----------------------------------------------------------------------------
+ * Runtime PM and subdevice operations
+ */
+
+static void n900_power_release(struct device *dev, void *res)
+{
+}
+
+static struct n900_power *n900_power_of(struct device *dev)
+{
+	return devres_find(dev, n900_power_release, NULL, NULL);
+}
+
+/*
+ * Only our users power the device up (@refs counts them): the driver core
+ * also resumes a device around unbinding it, and that must not run the
+ * sequence (the clock provider may already be gone).
+ */
+static int n900_power_runtime_resume(struct device *dev)
+{
+	struct n900_power *pw = n900_power_of(dev);
+
+	if (!pw || !atomic_read(&pw->refs))
+		return 0;
+	return power_on(pw);
+}
+
+static int n900_power_runtime_suspend(struct device *dev)
+{
+	struct n900_power *pw = n900_power_of(dev);
+
+	if (pw && pw->powered)
+		power_off(pw);
+	return 0;
+}
+
+const struct dev_pm_ops n900_power_pm_ops = {
+	RUNTIME_PM_OPS(n900_power_runtime_suspend, n900_power_runtime_resume,
+		       NULL)
+};
+EXPORT_SYMBOL_GPL(n900_power_pm_ops);
+
+/* Take or give back one runtime PM reference, synchronously. */
+static int n900_power_use(struct device *dev, bool on)
+{
+	struct n900_power *pw = n900_power_of(dev);
+	int ret;
+
+	if (!pw)
+		return 0;
+	if (on) {
+		atomic_inc(&pw->refs);
+		ret = pm_runtime_resume_and_get(dev);
+		if (ret) {
+			atomic_dec(&pw->refs);
+			/* the sequence undid itself; clear the runtime error */
+			pm_runtime_set_suspended(dev);
+		}
+		return ret;
+	}
+	if (atomic_dec_if_positive(&pw->refs) >= 0)
+		pm_runtime_put_sync(dev);
+	return 0;
+}
+
+/**
+ * n900_power_policy_streaming() - is the "streaming" policy in force?
+ *
+ * Return: true when entities are powered only while streaming, false for
+ * the default pipeline (seed) semantics.
+ */
+bool n900_power_policy_streaming(void)
+{
+	return !strcmp(policy, "streaming");
+}
+EXPORT_SYMBOL_GPL(n900_power_policy_streaming);
+
+/**
+ * n900_power_subdev_s_power() - the s_power core operation of every
+ *	N900 camera subdevice
+ * @sd: the subdevice
+ * @on: power up (1) or down (0)
+ *
+ * v4l2_pipeline_pm_get/put() and v4l2_pipeline_link_notify() call it when
+ * the subdevice's entity becomes reachable from an open video node, or
+ * stops being reachable. Under the "pipeline" policy it takes or gives
+ * back runtime PM; under "streaming" it does nothing.
+ *
+ * Return: 0, or the errno of a failed power-up.
+ */
+int n900_power_subdev_s_power(struct v4l2_subdev *sd, int on)
+{
+	if (n900_power_policy_streaming())
+		return 0;
+	return n900_power_use(sd->dev, on);
+}
+EXPORT_SYMBOL_GPL(n900_power_subdev_s_power);
+
+/**
+ * n900_power_subdev_s_stream() - the power part of s_stream
+ * @sd: the subdevice
+ * @enable: streaming starts (1) or stops (0)
+ *
+ * Under the "streaming" policy, takes runtime PM for as long as the
+ * subdevice streams; under "pipeline" it does nothing (the entity is
+ * already powered).
+ *
+ * Return: 0, or the errno of a failed power-up.
+ */
+int n900_power_subdev_s_stream(struct v4l2_subdev *sd, int enable)
+{
+	if (!n900_power_policy_streaming())
+		return 0;
+	return n900_power_use(sd->dev, enable);
+}
+EXPORT_SYMBOL_GPL(n900_power_subdev_s_stream);
+
+/**
+ * n900_power_subdev_open() - power a subdevice while its node is open
+ * @sd: the subdevice
+ * @fh: the file handle being opened
+ *
+ * For devices off the data path (lens, flash), which no pipeline powers.
+ *
+ * Return: 0, or the errno of a failed power-up.
+ */
+int n900_power_subdev_open(struct v4l2_subdev *sd, struct v4l2_subdev_fh *fh)
+{
+	return n900_power_use(sd->dev, true);
+}
+EXPORT_SYMBOL_GPL(n900_power_subdev_open);
+
+/**
+ * n900_power_subdev_close() - undo n900_power_subdev_open()
+ * @sd: the subdevice
+ * @fh: the file handle being closed
+ *
+ * Return: 0.
+ */
+int n900_power_subdev_close(struct v4l2_subdev *sd, struct v4l2_subdev_fh *fh)
+{
+	n900_power_use(sd->dev, false);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(n900_power_subdev_close);
+
+/**
+ * n900_power_get_stats() - read a device's power record
+ * @dev: the device
+ * @st: filled in
+ *
+ * Return: 0, or -ENODEV when @dev has no n900_power_init() record.
+ */
+int n900_power_get_stats(struct device *dev, struct n900_power_stats *st)
+{
+	struct n900_power *pw = n900_power_of(dev);
+	unsigned long flags;
+
+	if (!pw)
+		return -ENODEV;
+	spin_lock_irqsave(&pw->lock, flags);
+	st->powered = pw->powered;
+	st->transitions = pw->transitions;
+	st->powered_ns = pw->powered_ns;
+	if (pw->powered)
+		st->powered_ns += ktime_get_ns() - pw->on_since;
+	spin_unlock_irqrestore(&pw->lock, flags);
+	st->active_mw = pw->active_mw;
+	/* ns x mW = 1e-12 J */
+	st->energy_uj = div_u64(st->powered_ns * pw->active_mw, 1000000);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(n900_power_get_stats);
+
+/* -----------------------------------------------------------------------------
+ * Initialization
+ */
+
+/* Every "<name>-supply" property of the node, in property order. */
+static int get_supplies(struct n900_power *pw)
+{
+	struct device_node *np = pw->dev->of_node;
+	struct property *prop;
+	unsigned int n = 0;
+	size_t len;
+
+	for_each_property_of_node(np, prop) {
+		len = strlen(prop->name);
+		n += len > 7 && !strcmp(prop->name + len - 7, "-supply");
+	}
+	if (!n)
+		return 0;
+
+	pw->supplies = devm_kcalloc(pw->dev, n, sizeof(*pw->supplies),
+				    GFP_KERNEL);
+	if (!pw->supplies)
+		return -ENOMEM;
+	for_each_property_of_node(np, prop) {
+		len = strlen(prop->name);
+		if (len <= 7 || strcmp(prop->name + len - 7, "-supply"))
+			continue;
+		pw->supplies[pw->num_supplies].supply =
+			devm_kasprintf(pw->dev, GFP_KERNEL, "%.*s",
+				       (int)(len - 7), prop->name);
+		if (!pw->supplies[pw->num_supplies++].supply)
+			return -ENOMEM;
+	}
+	return devm_regulator_bulk_get(pw->dev, pw->num_supplies, pw->supplies);
+}
+
+/* Unbinding a powered device: power it down, drop our references. */
+static void n900_power_teardown(void *data)
+{
+	struct n900_power *pw = data;
+
+	/* devm_pm_runtime_enable()'s action has disabled runtime PM */
+	if (pw->powered) {
+		power_off(pw);
+		pm_runtime_set_suspended(pw->dev);
+	}
+	while (atomic_dec_if_positive(&pw->refs) >= 0)
+		pm_runtime_put_noidle(pw->dev);
+}
+
+/**
+ * n900_power_init() - set up a device's power from its device tree node
+ * @dev: the device, during probe
+ * @entity: its media entity (the name of its records)
+ *
+ * Gets the supplies, clock and reset GPIO (with devm), reads the delays
+ * and the active power, and enables runtime PM with the device suspended
+ * and its reset asserted. The device's driver must use n900_power_pm_ops.
+ *
+ * Return: 0 or a negative errno (-EPROBE_DEFER while a supply or the
+ * clock provider is missing), after a dev_err() naming the node.
+ */
+int n900_power_init(struct device *dev, struct media_entity *entity)
+{
+	struct n900_power *pw;
+	struct clk *clk;
+	int ret;
+
+	pw = devres_alloc(n900_power_release, sizeof(*pw), GFP_KERNEL);
+	if (!pw)
+		return -ENOMEM;
+	devres_add(dev, pw);
+	pw->dev = dev;
+	pw->entity = entity;
+	spin_lock_init(&pw->lock);
+
+	ret = get_supplies(pw);
+	if (ret)
+		return dev_err_probe(dev, ret, "%pOF: cannot get the supplies\n",
+				     dev->of_node);
+	/* checked now (probe defers until the provider is there), taken later */
+	clk = clk_get_optional(dev, NULL);
+	if (IS_ERR(clk))
+		return dev_err_probe(dev, PTR_ERR(clk),
+				     "%pOF: cannot get the clock\n", dev->of_node);
+	pw->has_clk = clk;
+	clk_put(clk);
+	device_property_read_u32(dev, "clock-frequency", &pw->clk_rate);
+	pw->reset = devm_gpiod_get_optional(dev, "reset", GPIOD_OUT_HIGH);
+	if (IS_ERR(pw->reset))
+		return dev_err_probe(dev, PTR_ERR(pw->reset),
+				     "%pOF: cannot get the reset GPIO\n",
+				     dev->of_node);
+	device_property_read_u32(dev, "n900emu,power-on-delay-us",
+				 &pw->on_delay_us);
+	device_property_read_u32(dev, "n900emu,power-off-delay-us",
+				 &pw->off_delay_us);
+	device_property_read_u32(dev, "n900emu,active-power-mw", &pw->active_mw);
+	if (pw->on_delay_us > USEC_PER_SEC || pw->off_delay_us > USEC_PER_SEC)
+		return dev_err_probe(dev, -EINVAL,
+				     "%pOF: power delays above 1 s are refused\n",
+				     dev->of_node);
+
+	/* registered first, so it runs after runtime PM is disabled */
+	ret = devm_add_action_or_reset(dev, n900_power_teardown, pw);
+	if (ret)
+		return ret;
+	ret = devm_pm_runtime_enable(dev);
+	if (ret)
+		return dev_err_probe(dev, ret, "%pOF: cannot enable runtime PM\n",
+				     dev->of_node);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(n900_power_init);
+
+static int __init n900_power_module_init(void)
+{
+	if (strcmp(policy, "pipeline") && strcmp(policy, "streaming")) {
+		pr_err("n900-power: policy=%s: must be \"pipeline\" or \"streaming\"\n",
+		       policy);
+		return -EINVAL;
+	}
+	pr_info("n900-power: %s power policy\n", policy);
+	return 0;
+}
+module_init(n900_power_module_init);
+
+static void __exit n900_power_module_exit(void)
+{
+}
+module_exit(n900_power_module_exit);
+
+MODULE_DESCRIPTION("Entity power (runtime PM, supplies, clocks, resets) of the emulated N900 camera");
+MODULE_LICENSE("GPL");
