@@ -30,7 +30,7 @@ HOST_PACKAGES=(
 	"$KSRC_PKG" gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 	qemu-system-arm device-tree-compiler u-boot-tools ccache
 	make gcc bc flex bison libssl-dev libelf-dev cpio xz-utils kmod
-	rsync dpkg-dev apt graphviz sparse coreutils gzip
+	rsync dpkg-dev apt graphviz gnuplot-nox sparse coreutils gzip
 )
 
 # Guest packages (Debian armhf). apt resolves their libraries.
@@ -434,12 +434,23 @@ render_topology() {
 	say "topology graph: $BUILD/topology.png"
 }
 
+# render_power_timeline CONSOLE: the demo's power-event log as a picture
+render_power_timeline() {
+	tr -d '\r' <"$1" | sed -n '/^N900-POWER-EVENTS-BEGIN/,/^N900-POWER-EVENTS-END/p' |
+		sed '1d;$d' >"$BUILD/power-events.tsv"
+	[ -s "$BUILD/power-events.tsv" ] || die "the guest printed no power events; see $1"
+	"$TOP/tests/power-timeline.sh" "$BUILD/power-events.tsv" "$BUILD/power-timeline.png" ||
+		die "could not draw the power timeline from $BUILD/power-events.tsv"
+	say "power timeline: $BUILD/power-timeline.png (events: $BUILD/power-events.tsv)"
+}
+
 cmd_demo() {
 	build_all release demo
 	boot_guest demo "$LOGS/demo-console.log"
 	grep -q '^N900-DEMO-DONE' "$LOGS/demo-console.log" ||
 		die "the demo did not finish; see $LOGS/demo-console.log"
 	render_topology "$LOGS/demo-console.log"
+	render_power_timeline "$LOGS/demo-console.log"
 }
 
 # docs: run the demo and copy its pictures into docs/ (committed, shown in
@@ -448,7 +459,8 @@ cmd_docs() {
 	cmd_demo
 	mkdir -p "$TOP/docs"
 	cp "$BUILD/topology.png" "$TOP/docs/topology.png"
-	say "updated docs/topology.png"
+	cp "$BUILD/power-timeline.png" "$TOP/docs/power-timeline.png"
+	say "updated docs/topology.png and docs/power-timeline.png"
 }
 
 cmd_test() {
