@@ -56,8 +56,9 @@ struct isp_code_map {
  * struct isp_block_type - what distinguishes one kind of ISP block
  * @name: default entity name, overridden by the node's "label" property
  * @function: media entity function (MEDIA_ENT_F_*)
- * @num_pads: number of pads; DT port N is pad N. Pad 0 is the sink.
- * @pad_flags: MEDIA_PAD_FL_* of each pad
+ * @num_pads: number of pads; DT port N is pad N. Pad 0 is the sink. 0:
+ *	as many as the node's ports, pad 0 a sink and the others sources
+ * @pad_flags: MEDIA_PAD_FL_* of each pad (unused when @num_pads is 0)
  * @codes: media bus codes the sink pad accepts
  * @num_codes: number of entries in @codes
  * @code_map: codes the source pads produce from a sink code; a source pad
@@ -90,13 +91,15 @@ struct isp_block_type {
 /**
  * struct isp_block - one ISP block instance, a V4L2 subdevice
  * @sd: the subdevice; its entity is the block's media entity
- * @pads: media pads, @type->num_pads of them are used
+ * @pads: media pads
+ * @num_pads: number of entries in @pads
  * @type: the block description
  * @ctrls: the block's controls, when @type has any
  */
 struct isp_block {
 	struct v4l2_subdev sd;
-	struct media_pad pads[ISP_MAX_PADS];
+	struct media_pad *pads;
+	unsigned int num_pads;
 	const struct isp_block_type *type;
 	struct v4l2_ctrl_handler ctrls;
 };
@@ -111,6 +114,7 @@ extern const struct isp_block_type isp_resizer_type;
 extern const struct isp_block_type isp_h3a_aewb_type;
 extern const struct isp_block_type isp_h3a_af_type;
 extern const struct isp_block_type isp_hist_type;
+extern const struct isp_block_type isp_passthrough_type;
 
 extern struct platform_driver isp_block_driver;
 extern const struct v4l2_ctrl_ops isp_block_ctrl_ops;

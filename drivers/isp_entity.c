@@ -145,7 +145,7 @@ static void update_sources(struct isp_block *block,
 	struct v4l2_mbus_framefmt *src;
 	unsigned int i;
 
-	for (i = 1; i < block->type->num_pads; i++) {
+	for (i = 1; i < block->num_pads; i++) {
 		src = v4l2_subdev_state_get_format(state, i);
 		update_source(block, state, i, src->code, src->width,
 			      src->height);
@@ -173,7 +173,7 @@ static void reset_crops(struct isp_block *block,
 	unsigned int i;
 
 	sink = v4l2_subdev_state_get_format(state, ISP_PAD_SINK);
-	for (i = 0; i < block->type->num_pads; i++) {
+	for (i = 0; i < block->num_pads; i++) {
 		if (!(block->type->crop_pads & BIT(i)))
 			continue;
 		*v4l2_subdev_state_get_crop(state, i) = (struct v4l2_rect) {
@@ -350,7 +350,7 @@ static int block_init_state(struct v4l2_subdev *sd,
 	fill_format(v4l2_subdev_state_get_format(state, ISP_PAD_SINK),
 		    block->type->codes[0], ISP_DEF_WIDTH, ISP_DEF_HEIGHT);
 	reset_crops(block, state);
-	for (i = 1; i < block->type->num_pads; i++)
+	for (i = 1; i < block->num_pads; i++)
 		update_source(block, state, i, 0, ISP_DEF_WIDTH, ISP_DEF_HEIGHT);
 	return 0;
 }
@@ -635,6 +635,22 @@ int isp_create_links(struct isp_device *isp, struct media_entity *entity,
  * Initialization and Cleanup
  */
 
+/*
+ * The pad count of a block type whose pads come from the device tree:
+ * the highest port number plus one, at least a sink and a source.
+ */
+static unsigned int dt_num_pads(struct device *dev)
+{
+	struct fwnode_handle *ep;
+	struct fwnode_endpoint fep;
+	unsigned int n = 2;
+
+	fwnode_graph_for_each_endpoint(dev_fwnode(dev), ep)
+		if (!fwnode_graph_parse_endpoint(ep, &fep))
+			n = max(n, fep.port + 1);
+	return n;
+}
+
 static int block_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
@@ -647,20 +663,27 @@ static int block_probe(struct platform_device *pdev)
 	if (!block)
 		return -ENOMEM;
 	block->type = type;
+	block->num_pads = type->num_pads ? type->num_pads : dt_num_pads(dev);
+	block->pads = devm_kcalloc(dev, block->num_pads, sizeof(*block->pads),
+				   GFP_KERNEL);
+	if (!block->pads)
+		return -ENOMEM;
 
 	v4l2_subdev_init(&block->sd, &block_subdev_ops);
 	block->sd.internal_ops = &block_internal_ops;
 	v4l2_set_subdevdata(&block->sd, block);
 	block->sd.entity.function = type->function;
 	block->sd.entity.ops = &block_entity_ops;
-	for (i = 0; i < type->num_pads; i++)
-		block->pads[i].flags = type->pad_flags[i];
+	for (i = 0; i < block->num_pads; i++)
+		block->pads[i].flags = !type->num_pads ?
+			(i ? MEDIA_PAD_FL_SOURCE : MEDIA_PAD_FL_SINK) :
+			type->pad_flags[i];
 	ret = block_init_controls(block);
 	if (ret)
 		return dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
 				     dev->of_node);
 
-	ret = n900_subdev_register(&block->sd, dev, type->name, type->num_pads,
+	ret = n900_subdev_register(&block->sd, dev, type->name, block->num_pads,
 				   block->pads, false);
 	if (ret) {
 		v4l2_ctrl_handler_free(&block->ctrls);
@@ -689,6 +712,7 @@ static const struct of_device_id block_of_match[] = {
 	{ .compatible = "n900emu,isp-h3a-aewb", .data = &isp_h3a_aewb_type },
 	{ .compatible = "n900emu,isp-h3a-af", .data = &isp_h3a_af_type },
 	{ .compatible = "n900emu,isp-hist", .data = &isp_hist_type },
+	{ .compatible = "n900emu,passthrough", .data = &isp_passthrough_type },
 	{ }
 };
 MODULE_DEVICE_TABLE(of, block_of_match);

@@ -48,7 +48,9 @@ static inline int n900_subdev_register(struct v4l2_subdev *sd,
 	sd->dev = dev;
 	sd->fwnode = dev_fwnode(dev);
 	sd->owner = dev->driver ? dev->driver->owner : NULL;
-	sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE;
+	/* stress topologies have thousands: more than the V4L2 minors */
+	if (!device_property_read_bool(dev, "n900emu,no-devnode"))
+		sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE;
 	if (sd->ctrl_handler)
 		sd->flags |= V4L2_SUBDEV_FL_HAS_EVENTS;
 	if (device_property_read_string(dev, "label", &label))

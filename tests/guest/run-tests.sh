@@ -32,11 +32,11 @@ if [ "$shard" = all ] || [ "$shard" = 1 ]; then
 	suite "$T/controls" /etc/n900/controls.spec
 	suite "$T/link-rules.sh"
 	suite "$T/power-invariant" /dev/media0 2000 20261203
+	suite "$T/probe-order.sh"
 fi
 if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/recipes.sh" /etc/n900/recipes
 	suite "$T/stream-validate.sh"
-	suite "$T/probe-order.sh"
 	suite "$T/power.sh"
 fi
 
