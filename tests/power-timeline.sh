@@ -28,7 +28,7 @@ set output "$png"
 set title "Entity power (pipeline policy): open raw capture, enable processing links, stream, disable, close"
 set xlabel "time (ms)"
 set ytics ($ytics)
-set yrange [0.3:$n + 0.7]
+set yrange [0.3:$n + 0.7] reverse
 set grid xtics
 set style fill solid 0.7 border -1
 unset key
