@@ -13,7 +13,7 @@ D=/sys/kernel/debug/n900-isp/media0
 OUT='"OMAP3 ISP CCDC output"'
 
 # the N900 topology only (not a generated stress topology)
-media-ctl -e 'OMAP3 ISP CCDC output' >/dev/null 2>&1 || exit 0
+media-ctl -p 2>/dev/null | grep -q 'OMAP3 ISP CCDC output' || exit 0
 media-ctl -r
 media-ctl -l "$S:0 -> $SW:0 [1], $SW:2 -> $CCP2:0 [1], $CCP2:1 -> $CCDC:0 [1], $CCDC:2 -> $OUT:0 [1]"
 media-ctl -V "$S:0 [fmt:$F], $SW:2 [fmt:$F], $CCP2:1 [fmt:$F], $CCDC:1 [fmt:$F], $CCDC:2 [fmt:$F]"
