@@ -490,10 +490,17 @@ cmd_test() {
 			boot_guest test "$LOGS/test-console-$shard.log" >/dev/null &
 		pids+=($!)
 	done
+	# and a short third one on a generated stress topology
+	make_dtb chain-64
+	say "==> booting a stress-topology guest (chain-64); console: $LOGS/test-console-stress.log"
+	N900_KERNEL_ARGS="n900.shard=stress ${N900_KERNEL_ARGS:-}" \
+		boot_guest test "$LOGS/test-console-stress.log" >/dev/null &
+	pids+=($!)
 	wait "${pids[@]}" || true
 	say "build, boot and tests took $((SECONDS - t0)) s in all"
 	"$TOP/tests/harness.sh" --host "$LOGS/lint.ktap" \
-		"$LOGS/test-console-1.log" "$LOGS/test-console-2.log"
+		"$LOGS/test-console-1.log" "$LOGS/test-console-2.log" \
+		"$LOGS/test-console-stress.log"
 }
 
 cmd_shell() {

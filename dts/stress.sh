@@ -71,7 +71,7 @@ chain)
 		entity_open "pt$i" "chain $i"
 		if [ "$i" -eq 0 ]; then port 0; else port 0 "c${i}_in:c$((i - 1))_out:1"; fi
 		if [ "$i" -eq $((n - 1)) ]; then
-			port 1 "c${i}_out:vin:0"
+			port 1 "c${i}_out:vin:1"
 		else
 			port 1 "c${i}_out:c$((i + 1))_in:0"
 		fi
@@ -94,7 +94,7 @@ fan)
 	for ((i = 0; i < n; i++)); do ins+=("sink_i$i:f${i}_out:$((i == 0))"); done
 	entity_open sink "fan sink"
 	port 0 "${ins[@]}"
-	port 1 "sink_out:vin:0"
+	port 1 "sink_out:vin:1"
 	entity_close
 	video video-out "fan output" vin sink_out
 	;;
@@ -112,7 +112,7 @@ mesh)
 			port 0 "${in[@]}"
 			if [ "$c" -lt $((s - 1)) ]; then port 1 "${id}_r:m${r}_$((c + 1))_l:0"; else port 1; fi
 			if [ "$r" -lt $((s - 1)) ]; then port 2 "${id}_d:m$((r + 1))_${c}_u:0"; else port 2; fi
-			if [ "$r" -eq $((s - 1)) ] && [ "$c" -eq $((s - 1)) ]; then port 3 "${id}_v:vin:0"; fi
+			if [ "$r" -eq $((s - 1)) ] && [ "$c" -eq $((s - 1)) ]; then port 3 "${id}_v:vin:1"; fi
 			entity_close
 		done
 	done

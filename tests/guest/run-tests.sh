@@ -40,6 +40,11 @@ if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/power.sh"
 fi
 
+# a generated stress topology (./build.sh test boots chain-64 for it)
+if [ "$shard" = stress ]; then
+	suite "$T/stress.sh"
+fi
+
 # kmemleak: force a scan now, so a leak is reported before poweroff.
 echo "# kmemleak scan starts at $(cut -d' ' -f1 /proc/uptime) s"
 if [ -w /sys/kernel/debug/kmemleak ]; then
