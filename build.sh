@@ -490,17 +490,21 @@ cmd_test() {
 			boot_guest test "$LOGS/test-console-$shard.log" >/dev/null &
 		pids+=($!)
 	done
-	# and a short third one on a generated stress topology
-	make_dtb chain-64
-	say "==> booting a stress-topology guest (chain-64); console: $LOGS/test-console-stress.log"
-	N900_KERNEL_ARGS="n900.shard=stress ${N900_KERNEL_ARGS:-}" \
-		boot_guest test "$LOGS/test-console-stress.log" >/dev/null &
-	pids+=($!)
+	# and short ones on generated stress topologies (tests/guest/stress.sh)
+	local topo
+	# (mesh-256 does not boot yet: no console output at all, to investigate)
+	for topo in chain-64; do
+		make_dtb "$topo"
+		say "==> booting a stress-topology guest ($topo); console: $LOGS/test-console-$topo.log"
+		N900_KERNEL_ARGS="n900.shard=stress ${N900_KERNEL_ARGS:-}" \
+			boot_guest test "$LOGS/test-console-$topo.log" >/dev/null &
+		pids+=($!)
+	done
 	wait "${pids[@]}" || true
 	say "build, boot and tests took $((SECONDS - t0)) s in all"
 	"$TOP/tests/harness.sh" --host "$LOGS/lint.ktap" \
 		"$LOGS/test-console-1.log" "$LOGS/test-console-2.log" \
-		"$LOGS/test-console-stress.log"
+		"$LOGS/test-console-chain-64.log"
 }
 
 cmd_shell() {
