@@ -107,6 +107,26 @@ static void source_input(const struct isp_block_type *type,
 	}
 }
 
+/*
+ * A source pad that crops outputs its crop rectangle: true, with its size.
+ * Any other source pad scales (or passes) the input: false.
+ */
+static bool source_cropped(const struct isp_block_type *type,
+			   struct v4l2_subdev_state *state, unsigned int pad,
+			   u32 *width, u32 *height)
+{
+	const struct v4l2_rect *crop;
+
+	if (!(type->crop_pads & BIT(pad))) {
+		source_input(type, state, width, height);
+		return false;
+	}
+	crop = v4l2_subdev_state_get_crop(state, pad);
+	*width = crop->width;
+	*height = crop->height;
+	return true;
+}
+
 /* Set source pad @pad as close to @code, @width x @height as it can be. */
 static void update_source(struct isp_block *block,
 			  struct v4l2_subdev_state *state, unsigned int pad,
@@ -114,7 +134,6 @@ static void update_source(struct isp_block *block,
 {
 	const struct isp_block_type *type = block->type;
 	const struct v4l2_mbus_framefmt *sink;
-	const struct v4l2_rect *crop;
 	unsigned int i;
 	u32 c, pick, in_width, in_height;
 
@@ -124,15 +143,12 @@ static void update_source(struct isp_block *block,
 		if (c == code)
 			pick = c;
 
-	if (type->crop_pads & BIT(pad)) {
-		crop = v4l2_subdev_state_get_crop(state, pad);
-		width = crop->width;
-		height = crop->height;
-	} else if (type->source_size) {
-		source_input(type, state, &in_width, &in_height);
-		type->source_size(in_width, in_height, &width, &height);
+	if (source_cropped(type, state, pad, &in_width, &in_height) ||
+	    !type->source_size) {
+		width = in_width;
+		height = in_height;
 	} else {
-		source_input(type, state, &width, &height);
+		type->source_size(in_width, in_height, &width, &height);
 	}
 	fill_format(v4l2_subdev_state_get_format(state, pad), pick, width,
 		    height);
@@ -208,9 +224,9 @@ static int block_enum_frame_size(struct v4l2_subdev *sd,
 {
 	const struct isp_block_type *type = to_isp_block(sd)->type;
 	const struct v4l2_mbus_framefmt *sink;
-	const struct v4l2_rect *crop;
 	unsigned int i;
 	u32 c, in_width, in_height;
+	bool cropped;
 
 	if (fse->index)
 		return -EINVAL;
@@ -232,18 +248,12 @@ static int block_enum_frame_size(struct v4l2_subdev *sd,
 	if (!c)
 		return -EINVAL;
 
-	if (type->crop_pads & BIT(fse->pad)) {
-		crop = v4l2_subdev_state_get_crop(state, fse->pad);
-		in_width = crop->width;
-		in_height = crop->height;
-	} else {
-		source_input(type, state, &in_width, &in_height);
-	}
+	cropped = source_cropped(type, state, fse->pad, &in_width, &in_height);
 	fse->min_width = in_width;
 	fse->min_height = in_height;
 	fse->max_width = in_width;
 	fse->max_height = in_height;
-	if (type->source_size && !(type->crop_pads & BIT(fse->pad))) {
+	if (type->source_size && !cropped) {
 		fse->min_width = 1;
 		fse->min_height = 1;
 		type->source_size(in_width, in_height, &fse->min_width,

@@ -138,16 +138,11 @@ isp_video_nth_format(struct isp_video *video, u32 code, unsigned int index)
 static void isp_video_try_pix(struct isp_video *video,
 			      struct v4l2_pix_format *pix)
 {
-	const struct isp_video_format *f, *first;
-	unsigned int i;
+	const struct isp_video_format *f = find_format(pix->pixelformat);
 
-	first = isp_video_nth_format(video, 0, 0);
-	for (i = 0; (f = isp_video_nth_format(video, 0, i)); i++)
-		if (f->pixelformat == pix->pixelformat)
-			break;
-	if (!f)
-		f = first ? first : &isp_video_formats[0];
-	fill_pix_format(pix, f);
+	if (!f || !isp_video_nth_format(video, f->code, 0))
+		f = isp_video_nth_format(video, 0, 0);
+	fill_pix_format(pix, f ? f : &isp_video_formats[0]);
 }
 
 /**

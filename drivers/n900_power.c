@@ -473,6 +473,14 @@ EXPORT_SYMBOL_GPL(n900_power_get_stats);
  * Initialization
  */
 
+/* The length of <name> when @prop is "<name>-supply", else 0. */
+static size_t supply_name_len(const struct property *prop)
+{
+	size_t len = strlen(prop->name);
+
+	return len > 7 && !strcmp(prop->name + len - 7, "-supply") ? len - 7 : 0;
+}
+
 /* Every "<name>-supply" property of the node, in property order. */
 static int get_supplies(struct n900_power *pw)
 {
@@ -481,10 +489,8 @@ static int get_supplies(struct n900_power *pw)
 	unsigned int n = 0;
 	size_t len;
 
-	for_each_property_of_node(np, prop) {
-		len = strlen(prop->name);
-		n += len > 7 && !strcmp(prop->name + len - 7, "-supply");
-	}
+	for_each_property_of_node(np, prop)
+		n += !!supply_name_len(prop);
 	if (!n)
 		return 0;
 
@@ -493,12 +499,12 @@ static int get_supplies(struct n900_power *pw)
 	if (!pw->supplies)
 		return -ENOMEM;
 	for_each_property_of_node(np, prop) {
-		len = strlen(prop->name);
-		if (len <= 7 || strcmp(prop->name + len - 7, "-supply"))
+		len = supply_name_len(prop);
+		if (!len)
 			continue;
 		pw->supplies[pw->num_supplies].supply =
-			devm_kasprintf(pw->dev, GFP_KERNEL, "%.*s",
-				       (int)(len - 7), prop->name);
+			devm_kasprintf(pw->dev, GFP_KERNEL, "%.*s", (int)len,
+				       prop->name);
 		if (!pw->supplies[pw->num_supplies++].supply)
 			return -ENOMEM;
 	}
