@@ -9,9 +9,12 @@
 #   fan N    one source fanning out to N entities, which fan back into one
 #            sink (one of those links enabled), into "fan output"
 #   mesh N   a grid of side floor(sqrt(N)): each entity's sink has links
-#            from its left and upper neighbours (a graph with undirected
-#            cycles); the enabled ones form a spanning tree; the last
-#            entity feeds "mesh output"
+#            from its left, right and upper neighbours (a graph full of
+#            cycles). The enabled ones form one path through every entity,
+#            a snake (row 0 left to right, row 1 right to left, ...), so
+#            the pipeline of "mesh output" at its end is as deep as the
+#            mesh is big: deeper than the 256-entry pipeline walk stack of
+#            vanilla 6.12 from 16x16 = 256 entities on
 set -euo pipefail
 
 usage() { echo "usage: $0 chain|fan|mesh N" >&2; exit 2; }
@@ -101,22 +104,30 @@ fan)
 mesh)
 	s=1
 	while [ $(((s + 1) * (s + 1))) -le "$n" ]; do s=$((s + 1)); done
+	# the snake: row r runs left to right when r is even, right to left
+	# when odd, and steps down at its end; it ends in the last row
+	if [ $((s % 2)) -eq 0 ]; then last=m$((s - 1))_0; else last=m$((s - 1))_$((s - 1)); fi
 	for ((r = 0; r < s; r++)); do
 		for ((c = 0; c < s; c++)); do
 			id=m${r}_$c
 			entity_open "$id" "mesh $r,$c"
 			in=()
-			# the first row is linked from the left, the others from above
-			[ "$c" -gt 0 ] && in+=("${id}_l:m${r}_$((c - 1))_r:$((r == 0))")
-			[ "$r" -gt 0 ] && in+=("${id}_u:m$((r - 1))_${c}_d:1")
+			even=$((r % 2 == 0))
+			[ "$c" -gt 0 ] && in+=("${id}_l:m${r}_$((c - 1))_r:$even")
+			[ "$c" -lt $((s - 1)) ] && in+=("${id}_e:m${r}_$((c + 1))_w:$((1 - even))")
+			if [ "$r" -gt 0 ]; then
+				down=$(((even == 1 && c == 0) || (even == 0 && c == s - 1)))
+				in+=("${id}_u:m$((r - 1))_${c}_d:$down")
+			fi
 			port 0 "${in[@]}"
 			if [ "$c" -lt $((s - 1)) ]; then port 1 "${id}_r:m${r}_$((c + 1))_l:0"; else port 1; fi
 			if [ "$r" -lt $((s - 1)) ]; then port 2 "${id}_d:m$((r + 1))_${c}_u:0"; else port 2; fi
-			if [ "$r" -eq $((s - 1)) ] && [ "$c" -eq $((s - 1)) ]; then port 3 "${id}_v:vin:1"; fi
+			if [ "$c" -gt 0 ]; then port 3 "${id}_w:m${r}_$((c - 1))_e:0"; else port 3; fi
+			[ "$id" != "$last" ] || port 4 "${id}_v:vin:1"
 			entity_close
 		done
 	done
-	video video-out "mesh output" vin "m$((s - 1))_$((s - 1))_v"
+	video video-out "mesh output" vin "${last}_v"
 	;;
 *) usage ;;
 esac

@@ -38,6 +38,7 @@ if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/recipes.sh" /etc/n900/recipes
 	suite "$T/stream-validate.sh"
 	suite "$T/power.sh"
+	suite "$T/kunit.sh"
 fi
 
 # a generated stress topology (./build.sh test boots chain-64 for it)

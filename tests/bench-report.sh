@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# tests/bench-report.sh LOG...: BENCHMARKS.md (on stdout) from the guest
+# consoles of ./build.sh bench, named bench-{vanilla,patched}-TOPOLOGY.log.
+# Every figure comes from the logs; the ratios are computed here.
+set -euo pipefail
+
+[ $# -gt 0 ] || { echo "usage: $0 bench-KERNEL-TOPOLOGY.log..." >&2; exit 2; }
+
+# one record per log and measurement:
+#   KERNEL TOPOLOGY op=OP median_us=X    (mc-bench)
+#   KERNEL TOPOLOGY power ON OFF N       (stress.sh: powered on open, off on close)
+#   KERNEL TOPOLOGY stream ok|ERROR      (stress.sh test 4)
+#   KERNEL TOPOLOGY warnings K
+#   KERNEL TOPOLOGY kernel RELEASE
+records() {
+	local log base kernel topo
+	for log in "$@"; do
+		base=$(basename "$log" .log)
+		base=${base#bench-}
+		kernel=${base%%-*}
+		topo=${base#*-}
+		tr -d '\r' <"$log" | awk -v k="$kernel" -v t="$topo" '
+			/^N900-BOOT: mode/ { sub(/,.*/, "", $5); print k, t, "kernel", $5 }
+			/^BENCH op=/ {
+				for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+				print k, t, "op=" v["op"], v["median_us"], v["runs"]
+			}
+			/^BENCH warnings=/ { split($2, kv, "="); print k, t, "warnings", kv[2] }
+			/^BENCH-FAILED/ { $1 = ""; print k, t, "failed", $0 }
+			/^# with .* open: / {
+				for (i = 1; i <= NF; i++) {
+					if ($i == "powered;") on = $(i - 3)
+					if ($i == "off") { off = $(i - 3); n = $(i - 1) }
+				}
+				print k, t, "power", on, off, n
+			}
+			/^# .*returned -1/ { err = $0; sub(/.*returned -1 */, "", err); gsub(/ /, "_", err) }
+			/^ok 4 stream_whole_pipeline/ { print k, t, "stream", "ok" }
+			/^not ok 4 stream_whole_pipeline/ { print k, t, "stream", (err == "" ? "failed" : err) }
+		'
+	done
+}
+
+data=$(records "$@")
+get() { # KERNEL TOPOLOGY FIELD [COLUMN]: the value, or "-"
+	awk -v k="$1" -v t="$2" -v f="$3" -v c="${4:-4}" \
+		'$1 == k && $2 == t && $3 == f { print $c; found = 1; exit }
+		 END { if (!found) print "-" }' <<<"$data"
+}
+ratio() { # A B: A/B with two decimals, or "-"
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f", a / b }'
+}
+ms() { awk -v a="$1" 'BEGIN { if (a == "-") print "-"; else printf "%.2f", a / 1000 }'; }
+
+mapfile -t chains < <(awk '$2 ~ /^chain-/ { print substr($2, 7) }' <<<"$data" | sort -n -u)
+
+cat <<EOF
+# Benchmarks
+
+Written by \`./build.sh bench\` on $(date -u +%Y-%m-%d); do not edit by hand.
+
+## Media controller core: vanilla 6.12 against patches/ (issue 5)
+
+Conditions:
+
+- host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') ($(nproc) cores), $(qemu-system-arm --version | head -n1)
+- guest: \`qemu-system-arm -M virt -cpu cortex-a15\`, TCG, 2 vCPUs, 256 MB
+  (board/qemu.sh); release kernel flavour (no debug options)
+- kernels: **vanilla** is linux-source-6.12 $(get vanilla chain-"${chains[0]:-16}" kernel) with none
+  of \`patches/\`; **patched** has all of them. Same build configuration.
+- topologies: \`dts/stress.sh chain N\` (N pass-through entities in a line,
+  every link enabled, into a capture node), booted with \`fw_devlink=off\`
+- every figure is the median of repeated runs inside one boot
+  (\`tests/guest/mc-bench.c\`: at least 5 runs and 3 s, at most 31), in
+  milliseconds; vanilla and patched run one after the other in the same
+  \`./build.sh bench\`
+- operations:
+  - **enum**: full enumeration as media-ctl does it, \`ENUM_ENTITIES\`
+    with \`ID_FLAG_NEXT\` from 0, then \`ENUM_LINKS\` on every entity
+  - **topology**: \`G_TOPOLOGY\`, both calls (counts, then arrays)
+  - **toggle**: disable and re-enable the middle link of the chain with
+    the capture node open (pipeline power follows the link)
+  - **power_on**: \`open()\` of the capture node, which powers the
+    whole pipeline up
+
+EOF
+
+for op in enum topology toggle power_on; do
+	echo "### $op"
+	echo
+	echo "| N | vanilla ms | patched ms | vanilla/patched | vanilla t(N)/t(N/4) | patched t(N)/t(N/4) |"
+	echo "|---:|---:|---:|---:|---:|---:|"
+	prev_v=- prev_p=- prev_n=-
+	for n in "${chains[@]}"; do
+		v=$(get vanilla "chain-$n" "op=$op")
+		p=$(get patched "chain-$n" "op=$op")
+		sv=- sp=-
+		if [ "$prev_n" = $((n / 4)) ] 2>/dev/null; then
+			sv=$(ratio "$v" "$prev_v")
+			sp=$(ratio "$p" "$prev_p")
+		fi
+		echo "| $n | $(ms "$v") | $(ms "$p") | $(ratio "$v" "$p") | $sv | $sp |"
+		prev_v=$v prev_p=$p prev_n=$n
+	done
+	echo
+done
+
+last=${chains[${#chains[@]} - 1]:-}
+if [ -n "$last" ]; then
+	speedup=$(ratio "$(get vanilla "chain-$last" op=enum)" "$(get patched "chain-$last" op=enum)")
+	scaling=$(ratio "$(get patched "chain-$last" op=enum)" "$(get patched "chain-$((last / 4))" op=enum)")
+	cat <<-EOF
+		### Targets (issue 5)
+
+		- full enumeration at N=$last, vanilla/patched: **$speedup** (target: at least 20)
+		- patched scaling of full enumeration, t($last)/t($((last / 4))): **$scaling** (target: at most 5)
+
+	EOF
+fi
+
+cat <<EOF
+## Weak points of vanilla 6.12, per topology
+
+From \`tests/guest/stress.sh\` in the same boots: the entities powered with
+the capture node open and off after closing it, whether the whole pipeline
+streams (\`media_pipeline_start()\`), and the kernel WARNINGs of the boot.
+
+| topology | kernel | powered on open | off on close | stream | WARNINGs |
+|---|---|---:|---:|---|---:|
+EOF
+for topo in mesh-256 "${chains[@]/#/chain-}"; do
+	for k in vanilla patched; do
+		n=$(get $k "$topo" power 6)
+		echo "| $topo | $k | $(get $k "$topo" power) of $n | $(get $k "$topo" power 5) of $n" \
+			"| $(get $k "$topo" stream | tr _ ' ') | $(get $k "$topo" warnings) |"
+	done
+done
+echo
+failed=$(awk '$3 == "failed"' <<<"$data")
+if [ -n "$failed" ]; then
+	echo "Runs that failed:"
+	echo
+	awk '$3 == "failed" { $3 = ""; print "- " $0 }' <<<"$data"
+fi

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Guest side of ./build.sh bench, booted on one generated stress topology:
+# the stress checks (tests/guest/stress.sh: power reach, streaming the
+# whole pipeline), then the media controller timings (mc-bench), then the
+# number of kernel WARNINGs of the boot. tests/bench-report.sh reads it all
+# from the console log.
+T=/usr/lib/n900/tests
+dmesg -n 1
+model=$(media-ctl -p | sed -n 's/^model *//p')
+out=$(media-ctl -p | sed -n 's/^- entity [0-9]*: \([a-z]* output\) .*/\1/p' | head -n 1)
+node=$(media-ctl -e "$out")
+echo "N900-BENCH-BEGIN $model"
+"$T/stress.sh"
+"$T/mc-bench" /dev/media0 "$node"
+echo "BENCH warnings=$(dmesg | grep -c 'WARNING:')"
+echo "N900-BENCH-END"

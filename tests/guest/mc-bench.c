@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mc-bench MEDIA VIDEO: time the media controller operations that grow
+ * with the size of the graph (./build.sh bench boots it on chain-N):
+ *
+ *   enum      full enumeration the way media-ctl does it: ENUM_ENTITIES
+ *             with MEDIA_ENT_ID_FLAG_NEXT from id 0, then ENUM_LINKS on
+ *             every entity
+ *   topology  MEDIA_IOC_G_TOPOLOGY, both calls (counts, then the arrays)
+ *   toggle    with VIDEO open (pipeline power on), disabling and enabling
+ *             again the middle enabled data link: one SETUP_LINK pair
+ *   power_on  open() of VIDEO, which powers up its whole pipeline
+ *
+ * Each is repeated until it has run at least MIN_RUNS times and for
+ * BUDGET_US, at most MAX_RUNS times; one line per operation:
+ *
+ *   BENCH op=enum entities=1024 runs=9 median_us=123456 min_us=120000
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/media.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MIN_RUNS	5
+#define MAX_RUNS	31
+#define BUDGET_US	3000000.0
+
+static int media_fd;
+static const char *video_path;
+static unsigned int num_entities;
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "mc-bench: %s: %s\n", what, strerror(errno));
+	printf("BENCH-FAILED %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void *grow(void *buf, size_t *have, size_t want)
+{
+	if (want <= *have)
+		return buf;
+	buf = realloc(buf, want);
+	if (!buf)
+		die("realloc");
+	*have = want;
+	return buf;
+}
+
+/* one media-ctl style enumeration; returns the number of entities */
+static unsigned int enumerate(void)
+{
+	static struct media_pad_desc *pads;
+	static struct media_link_desc *links;
+	static size_t pads_size, links_size;
+	struct media_entity_desc ed;
+	struct media_links_enum le;
+	unsigned int n = 0;
+	__u32 id = 0;
+
+	for (;;) {
+		memset(&ed, 0, sizeof(ed));
+		ed.id = id | MEDIA_ENT_ID_FLAG_NEXT;
+		if (ioctl(media_fd, MEDIA_IOC_ENUM_ENTITIES, &ed) < 0) {
+			if (errno == EINVAL)
+				break;
+			die("MEDIA_IOC_ENUM_ENTITIES");
+		}
+		id = ed.id;
+		pads = grow(pads, &pads_size, (ed.pads + 1) * sizeof(*pads));
+		links = grow(links, &links_size, (ed.links + 1) * sizeof(*links));
+		memset(&le, 0, sizeof(le));
+		le.entity = id;
+		le.pads = pads;
+		le.links = links;
+		if (ioctl(media_fd, MEDIA_IOC_ENUM_LINKS, &le) < 0)
+			die("MEDIA_IOC_ENUM_LINKS");
+		n++;
+	}
+	return n;
+}
+
+static struct media_v2_topology topo;
+
+/* MEDIA_IOC_G_TOPOLOGY the way v4l2-compliance does it: two calls */
+static void get_topology(void)
+{
+	static struct media_v2_entity *ents;
+	static struct media_v2_interface *intfs;
+	static struct media_v2_pad *pads;
+	static struct media_v2_link *links;
+	static size_t es, is, ps, ls;
+
+	memset(&topo, 0, sizeof(topo));
+	if (ioctl(media_fd, MEDIA_IOC_G_TOPOLOGY, &topo) < 0)
+		die("MEDIA_IOC_G_TOPOLOGY");
+	ents = grow(ents, &es, (topo.num_entities + 1) * sizeof(*ents));
+	intfs = grow(intfs, &is, (topo.num_interfaces + 1) * sizeof(*intfs));
+	pads = grow(pads, &ps, (topo.num_pads + 1) * sizeof(*pads));
+	links = grow(links, &ls, (topo.num_links + 1) * sizeof(*links));
+	topo.ptr_entities = (uintptr_t)ents;
+	topo.ptr_interfaces = (uintptr_t)intfs;
+	topo.ptr_pads = (uintptr_t)pads;
+	topo.ptr_links = (uintptr_t)links;
+	if (ioctl(media_fd, MEDIA_IOC_G_TOPOLOGY, &topo) < 0)
+		die("MEDIA_IOC_G_TOPOLOGY");
+}
+
+static struct media_link_desc toggle_link;
+static int video_fd = -1;
+
+/* the middle enabled, mutable data link between two pads */
+static void pick_link(void)
+{
+	struct media_v2_link *links = (void *)(uintptr_t)topo.ptr_links;
+	struct media_v2_pad *pads = (void *)(uintptr_t)topo.ptr_pads;
+	unsigned int i, j, cand = 0, want, found = 0;
+
+	get_topology();
+	for (i = 0; i < topo.num_links; i++)
+		if ((links[i].flags & MEDIA_LNK_FL_LINK_TYPE) == MEDIA_LNK_FL_DATA_LINK &&
+		    (links[i].flags & MEDIA_LNK_FL_ENABLED) &&
+		    !(links[i].flags & MEDIA_LNK_FL_IMMUTABLE))
+			cand++;
+	if (!cand) {
+		errno = ENOENT;
+		die("no enabled mutable data link to toggle");
+	}
+	want = cand / 2;
+	for (i = 0, cand = 0; i < topo.num_links; i++) {
+		struct media_v2_link *l = &links[i];
+
+		if ((l->flags & MEDIA_LNK_FL_LINK_TYPE) != MEDIA_LNK_FL_DATA_LINK ||
+		    !(l->flags & MEDIA_LNK_FL_ENABLED) ||
+		    (l->flags & MEDIA_LNK_FL_IMMUTABLE) || cand++ != want)
+			continue;
+		for (j = 0; j < topo.num_pads; j++) {
+			if (pads[j].id == l->source_id) {
+				toggle_link.source.entity = pads[j].entity_id;
+				toggle_link.source.index = pads[j].index;
+				found++;
+			}
+			if (pads[j].id == l->sink_id) {
+				toggle_link.sink.entity = pads[j].entity_id;
+				toggle_link.sink.index = pads[j].index;
+				found++;
+			}
+		}
+		break;
+	}
+	if (found != 2) {
+		errno = ENOENT;
+		die("the pads of the link to toggle");
+	}
+}
+
+static void op_enum(void)
+{
+	if (enumerate() != num_entities) {
+		errno = EIO;
+		die("the entity count changed");
+	}
+}
+
+static void op_topology(void)
+{
+	get_topology();
+}
+
+static void op_toggle(void)
+{
+	toggle_link.flags = 0;
+	if (ioctl(media_fd, MEDIA_IOC_SETUP_LINK, &toggle_link) < 0)
+		die("MEDIA_IOC_SETUP_LINK (disable)");
+	toggle_link.flags = MEDIA_LNK_FL_ENABLED;
+	if (ioctl(media_fd, MEDIA_IOC_SETUP_LINK, &toggle_link) < 0)
+		die("MEDIA_IOC_SETUP_LINK (enable)");
+}
+
+/* timed: the open; the close afterwards is not */
+static double op_power_on(void)
+{
+	double t0 = now_us(), t;
+	int fd = open(video_path, O_RDWR);
+
+	t = now_us() - t0;
+	if (fd < 0)
+		die(video_path);
+	close(fd);
+	return t;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void report(const char *op, double *t, unsigned int runs)
+{
+	qsort(t, runs, sizeof(*t), cmp);
+	printf("BENCH op=%s entities=%u runs=%u median_us=%.0f min_us=%.0f\n",
+	       op, num_entities, runs, t[runs / 2], t[0]);
+	fflush(stdout);
+}
+
+static void bench(const char *op, void (*fn)(void), double (*timed)(void))
+{
+	double t[MAX_RUNS], total = 0;
+	unsigned int runs = 0;
+
+	while (runs < MAX_RUNS && (runs < MIN_RUNS || total < BUDGET_US)) {
+		double t0 = now_us();
+
+		if (timed) {
+			t[runs] = timed();
+		} else {
+			fn();
+			t[runs] = now_us() - t0;
+		}
+		total += now_us() - t0;
+		runs++;
+	}
+	report(op, t, runs);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s /dev/mediaN /dev/videoN\n", argv[0]);
+		return 2;
+	}
+	video_path = argv[2];
+	media_fd = open(argv[1], O_RDWR);
+	if (media_fd < 0)
+		die(argv[1]);
+	num_entities = enumerate();
+
+	bench("enum", op_enum, NULL);
+	bench("topology", op_topology, NULL);
+	pick_link();
+	video_fd = open(video_path, O_RDWR);
+	if (video_fd < 0)
+		die(video_path);
+	bench("toggle", op_toggle, NULL);
+	close(video_fd);
+	bench("power_on", NULL, op_power_on);
+	close(media_fd);
+	return 0;
+}
