@@ -26,6 +26,7 @@ records() {
 				print k, t, "op=" v["op"], v["median_us"], v["runs"]
 			}
 			/^BENCH warnings=/ { split($2, kv, "="); print k, t, "warnings", kv[2] }
+			/^BENCH splats=/ { split($2, kv, "="); print k, t, "splats", kv[2] }
 			/^BENCH-FAILED/ { $1 = ""; print k, t, "failed", $0 }
 			/^# with .* open: / {
 				for (i = 1; i <= NF; i++) {
@@ -36,7 +37,7 @@ records() {
 			}
 			/^# .*returned -1/ { err = $0; sub(/.*returned -1 */, "", err); gsub(/ /, "_", err) }
 			/^ok 4 stream_whole_pipeline/ { print k, t, "stream", "ok" }
-			/^not ok 4 stream_whole_pipeline/ { print k, t, "stream", (err == "" ? "failed" : err) }
+			/^not ok 4 stream_whole_pipeline/ { print k, t, "stream", (err == "" ? "fails" : "fails_" err) }
 		'
 	done
 }
@@ -124,16 +125,19 @@ cat <<EOF
 
 From \`tests/guest/stress.sh\` in the same boots: the entities powered with
 the capture node open and off after closing it, whether the whole pipeline
-streams (\`media_pipeline_start()\`), and the kernel WARNINGs of the boot.
+streams (\`media_pipeline_start()\`), the kernel WARNINGs of the boot
+(\`/sys/kernel/warn_count\`) and its other splats (log lines with BUG, Oops,
+KASAN, UBSAN, lockdep or kmemleak).
 
-| topology | kernel | powered on open | off on close | stream | WARNINGs |
-|---|---|---:|---:|---|---:|
+| topology | kernel | powered on open | off on close | stream | WARNINGs | other splats |
+|---|---|---:|---:|---|---:|---:|
 EOF
 for topo in mesh-256 "${chains[@]/#/chain-}"; do
 	for k in vanilla patched; do
 		n=$(get $k "$topo" power 6)
 		echo "| $topo | $k | $(get $k "$topo" power) of $n | $(get $k "$topo" power 5) of $n" \
-			"| $(get $k "$topo" stream | tr _ ' ') | $(get $k "$topo" warnings) |"
+			"| $(get $k "$topo" stream | tr _ ' ') | $(get $k "$topo" warnings)" \
+			"| $(get $k "$topo" splats) |"
 	done
 done
 echo
