@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isp_pixel.c - the pixel arithmetic of the emulated OMAP3 ISP
+ *
+ * One line at a time, integer math and per-frame tables only. Built into
+ * the kernel module and, unchanged, into the host reference model
+ * (tests/ref/isp-ref.c); see isp_pixel.h.
+ */
+
+#include "isp_pixel.h"
+
+static inline u32 pix_min(u32 a, u32 b)
+{
+	return a < b ? a : b;
+}
+
+/* -----------------------------------------------------------------------------
+ * Sensor
+ *
+ * The synthetic scene: a smooth colour background, a target of vertical
+ * stripes (period 8) in the middle of the frame whose horizontal blur
+ * follows the lens position, a vignetting falloff to 3/8 in the corners,
+ * and a brightness linear in exposure and analogue gain.
+ */
+
+#define SCENE_TEX_AMPLITUDE	160
+#define SCENE_VIGNETTE		160	/* Q8 lost in the corners */
+#define BARS_ON			767
+#define BARS_OFF		64
+
+/* colour bars: white, yellow, cyan, green, magenta, red, blue, black */
+static const u8 bars_rgb[8] = { 7, 6, 3, 2, 5, 4, 1, 0 };
+
+void pix_scene_prepare(struct pix_scene *s)
+{
+	unsigned int w = s->width, x, b, dist;
+	s32 cx = w / 2, sum = 0;
+
+	s->scale = s->exposure * (16 + s->gain) * 16 / PIX_EXPOSURE_REF;
+	dist = s->focus > PIX_FOCUS_SHARP ? s->focus - PIX_FOCUS_SHARP :
+					    PIX_FOCUS_SHARP - s->focus;
+	s->blur = pix_min(dist / PIX_FOCUS_STEP, 16);
+
+	for (x = 0; x < w; x++) {
+		s32 d = (s32)x - cx;
+
+		s->dx2[x] = (u32)(d * d) >> 4;
+		/* the stripes, before blurring, kept in tex for now */
+		s->tex[x] = x >= w / 4 && x < 3 * w / 4 ?
+			    ((x >> 2) & 1 ? SCENE_TEX_AMPLITUDE :
+					    -SCENE_TEX_AMPLITUDE) : 0;
+	}
+
+	/*
+	 * Box blur of radius b, zero outside the frame, in place: a running
+	 * sum over [x - b, x + b], with the inputs it still needs (from
+	 * x - b - 1 on) in a ring, since tex[] is overwritten behind x.
+	 */
+	b = s->blur;
+	if (!b)
+		return;
+	{
+		s32 ring[2 * 16 + 2];
+		unsigned int n = 2 * b + 1, r = n + 1, k;
+
+		for (k = 0; k < b && k < w; k++) {
+			ring[k % r] = s->tex[k];
+			sum += s->tex[k];
+		}
+		for (x = 0; x < w; x++) {
+			s32 add = x + b < w ? s->tex[x + b] : 0;
+
+			ring[(x + b) % r] = add;
+			sum += add;
+			if (x >= b + 1)
+				sum -= ring[(x - b - 1) % r];
+			s->tex[x] = sum / (s32)n;
+		}
+	}
+}
+
+/* 10-bit value of a colour bar's component for one Bayer site */
+static u16 bars_sample(unsigned int bar, unsigned int site)
+{
+	unsigned int rgb = bars_rgb[bar & 7], bit;
+
+	bit = site == PIX_R ? 4 : site == PIX_B ? 1 : 2;
+	return rgb & bit ? BARS_ON : BARS_OFF;
+}
+
+void pix_sensor_line(const struct pix_scene *s, unsigned int y, u16 *out)
+{
+	unsigned int w = s->width, h = s->height, x;
+
+	switch (s->pattern) {
+	case PIX_PATTERN_BARS:
+		for (x = 0; x < w; x++)
+			out[x] = bars_sample(x * 8 / w, pix_site(x, y));
+		return;
+	case PIX_PATTERN_GRADIENT: {
+		u32 step = w > 1 ? (PIX_RAW_MAX << 16) / (w - 1) : 0;
+
+		for (x = 0; x < w; x++)
+			out[x] = pix_min((x * step + 0x8000) >> 16, PIX_RAW_MAX);
+		return;
+	}
+	default:
+		break;
+	}
+
+	{
+		s32 cy = h / 2, dy = (s32)y - cy;
+		u32 dy2 = (u32)(dy * dy) >> 4;
+		u32 r2max = ((u32)(w / 2) * (w / 2) + (u32)cy * cy) >> 4;
+		u32 vk = (SCENE_VIGNETTE << 16) / (r2max ? r2max : 1);
+		u32 rstep = (400 << 16) / w, bstep = (300 << 16) / w;
+		s32 g = 300 + 300 * (s32)y / (s32)h;
+		int textured = y >= h / 4 && y < 3 * h / 4;
+
+		for (x = 0; x < w; x++) {
+			unsigned int site = pix_site(x, y);
+			s32 v;
+			u32 vig, t;
+
+			if (site == PIX_R)
+				v = 200 + (s32)((x * rstep) >> 16);
+			else if (site == PIX_B)
+				v = 500 - (s32)((x * bstep) >> 16);
+			else
+				v = g;
+			if (textured)
+				v += s->tex[x];
+			if (v < 0)
+				v = 0;
+			vig = 256 - (((s->dx2[x] + dy2) * vk) >> 16);
+			t = ((u32)v * vig) >> 8;
+			out[x] = pix_min((t * s->scale) >> 8, PIX_RAW_MAX);
+		}
+	}
+}
+
+/* -----------------------------------------------------------------------------
+ * CCDC
+ */
+
+void pix_ccdc_line(const struct pix_ccdc *c, const u16 *in, u16 *out,
+		   unsigned int width)
+{
+	unsigned int x;
+
+	for (x = 0; x < width; x++)
+		out[x] = in[x] > c->black ? in[x] - c->black : 0;
+}
+
+/* the data formatter's 10 to 8 bit: the 8 most significant bits */
+void pix_raw10_to_raw8(const u16 *in, u8 *out, unsigned int width)
+{
+	unsigned int x;
+
+	for (x = 0; x < width; x++)
+		out[x] = in[x] >> 2;
+}
+
+/* -----------------------------------------------------------------------------
+ * Lens shading correction
+ */
+
+void pix_lsc_prepare(struct pix_lsc *l)
+{
+	s32 cx = l->width / 2, cy = l->height / 2;
+	u32 r2max = ((u32)cx * cx + (u32)cy * cy) >> 4;
+	unsigned int gx, gy;
+
+	l->grid_w = (l->width + PIX_LSC_CELL - 1) / PIX_LSC_CELL + 1;
+	l->grid_h = (l->height + PIX_LSC_CELL - 1) / PIX_LSC_CELL + 1;
+	if (!r2max)
+		r2max = 1;
+	for (gy = 0; gy < l->grid_h; gy++) {
+		for (gx = 0; gx < l->grid_w; gx++) {
+			s32 dx = (s32)(gx * PIX_LSC_CELL) - cx;
+			s32 dy = (s32)(gy * PIX_LSC_CELL) - cy;
+			u32 r2 = ((u32)(dx * dx) >> 4) + ((u32)(dy * dy) >> 4);
+
+			l->grid[gy * l->grid_w + gx] =
+				256 + (u32)((u64)l->strength * r2 / r2max);
+		}
+	}
+}
+
+void pix_lsc_line(const struct pix_lsc *l, unsigned int y, const u16 *in,
+		  u16 *out)
+{
+	u32 col[PIX_LSC_GRID_MAX];
+	unsigned int gy = y >> PIX_LSC_CELL_SHIFT, fy = y & (PIX_LSC_CELL - 1);
+	const u16 *g0 = &l->grid[gy * l->grid_w], *g1 = g0 + l->grid_w;
+	unsigned int x, gx;
+
+	if (!l->enable) {
+		for (x = 0; x < l->width; x++)
+			out[x] = in[x];
+		return;
+	}
+	/* the grid row at y, then bilinear along it */
+	for (gx = 0; gx < l->grid_w; gx++)
+		col[gx] = (g0[gx] * (PIX_LSC_CELL - fy) + g1[gx] * fy) >>
+			  PIX_LSC_CELL_SHIFT;
+	for (x = 0; x < l->width; x++) {
+		unsigned int i = x >> PIX_LSC_CELL_SHIFT;
+		unsigned int fx = x & (PIX_LSC_CELL - 1);
+		u32 gain = (col[i] * (PIX_LSC_CELL - fx) + col[i + 1] * fx) >>
+			   PIX_LSC_CELL_SHIFT;
+
+		out[x] = pix_min((in[x] * gain) >> 8, PIX_RAW_MAX);
+	}
+}
+
+/* -----------------------------------------------------------------------------
+ * White balance: one multiply per sample, digital gain (Q8) and channel
+ * gain (Q5) combined, rounded down once.
+ */
+
+void pix_wb_line(const struct pix_wb *w, unsigned int y, const u16 *in,
+		 u16 *out, unsigned int width)
+{
+	u32 f0 = w->dgain * w->gain[pix_site(0, y)];
+	u32 f1 = w->dgain * w->gain[pix_site(1, y)];
+	unsigned int x;
+
+	for (x = 0; x + 1 < width; x += 2) {
+		out[x] = pix_min((in[x] * f0) >> 13, PIX_RAW_MAX);
+		out[x + 1] = pix_min((in[x + 1] * f1) >> 13, PIX_RAW_MAX);
+	}
+	if (x < width)
+		out[x] = pix_min((in[x] * f0) >> 13, PIX_RAW_MAX);
+}
+
+/* -----------------------------------------------------------------------------
+ * Preview: demosaic and RGB to YUV
+ */
+
+static inline u32 avg2(u32 a, u32 b)
+{
+	return (a + b + 1) >> 1;
+}
+
+static inline u32 avg4(u32 a, u32 b, u32 c, u32 d)
+{
+	return (a + b + c + d + 2) >> 2;
+}
+
+static inline u8 clamp8(s32 v)
+{
+	return v < 0 ? 0 : v > 255 ? 255 : v;
+}
+
+void pix_preview_line(const u16 *above, const u16 *line, const u16 *below,
+		      unsigned int y, unsigned int width, u8 *out,
+		      unsigned int uyvy)
+{
+	unsigned int x, ly = uyvy ? 1 : 0, lc = uyvy ? 0 : 1;
+	s32 ysum[2], u = 0, v = 0;
+
+	for (x = 0; x < width; x++) {
+		/* mirrored at the edges: same colour two samples in */
+		unsigned int xl = x ? x - 1 : 1;
+		unsigned int xr = x + 1 < width ? x + 1 : x - 1;
+		u32 c = line[x], h = avg2(line[xl], line[xr]);
+		u32 vv = avg2(above[x], below[x]);
+		u32 r, g, b;
+		s32 rr, gg, bb;
+
+		switch (pix_site(x, y)) {
+		case PIX_GR:
+			g = c;
+			r = h;
+			b = vv;
+			break;
+		case PIX_GB:
+			g = c;
+			b = h;
+			r = vv;
+			break;
+		case PIX_R:
+			r = c;
+			g = avg4(line[xl], line[xr], above[x], below[x]);
+			b = avg4(above[xl], above[xr], below[xl], below[xr]);
+			break;
+		default: /* PIX_B */
+			b = c;
+			g = avg4(line[xl], line[xr], above[x], below[x]);
+			r = avg4(above[xl], above[xr], below[xl], below[xr]);
+			break;
+		}
+		rr = r >> 2;
+		gg = g >> 2;
+		bb = b >> 2;
+		/* BT.601, limited range */
+		ysum[x & 1] = ((66 * rr + 129 * gg + 25 * bb + 128) >> 8) + 16;
+		u += ((-38 * rr - 74 * gg + 112 * bb + 128) >> 8) + 128;
+		v += ((112 * rr - 94 * gg - 18 * bb + 128) >> 8) + 128;
+		if (x & 1) {
+			u8 *p = out + 2 * (x - 1);
+
+			p[ly] = clamp8(ysum[0]);
+			p[ly + 2] = clamp8(ysum[1]);
+			p[lc] = clamp8((u + 1) >> 1);
+			p[lc + 2] = clamp8((v + 1) >> 1);
+			u = 0;
+			v = 0;
+		}
+	}
+}
+
+/* -----------------------------------------------------------------------------
+ * Resizer
+ */
+
+void pix_resizer_prepare(struct pix_resizer *r)
+{
+	r->hstep = ((u32)r->in_w << 16) / r->out_w;
+	r->vstep = ((u32)r->in_h << 16) / r->out_h;
+}
+
+unsigned int pix_resizer_src_line(const struct pix_resizer *r, unsigned int y)
+{
+	return (u32)((u64)y * r->vstep >> 16);
+}
+
+/*
+ * @in0 is input line pix_resizer_src_line(@y), @in1 the one after it (the
+ * same line at the bottom edge); @tmp has room for one input line.
+ */
+void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
+		      const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
+		      unsigned int uyvy)
+{
+	u32 fy = ((u64)y * r->vstep >> 8) & 0xff;
+	unsigned int i, x, n = 2 * r->in_w, half = r->in_w / 2;
+	unsigned int ly = uyvy ? 1 : 0, lc = uyvy ? 0 : 1;
+
+	for (i = 0; i < n; i++)
+		tmp[i] = (in0[i] * (256 - fy) + in1[i] * fy) >> 8;
+
+	/* luma, on the full-width grid */
+	for (x = 0; x < r->out_w; x++) {
+		u32 pos = x * r->hstep, ix = pos >> 16, f = (pos >> 8) & 0xff;
+		u32 a = tmp[2 * ix + ly];
+		u32 b = ix + 1 < r->in_w ? tmp[2 * (ix + 1) + ly] : a;
+
+		out[2 * x + ly] = (a * (256 - f) + b * f) >> 8;
+	}
+	/* chroma, U and V of each pair, on the half-width grid */
+	for (x = 0; x < r->out_w / 2; x++) {
+		u32 pos = x * r->hstep, ix = pos >> 16, f = (pos >> 8) & 0xff;
+		unsigned int j = ix + 1 < half ? ix + 1 : ix;
+
+		for (i = 0; i < 2; i++) {
+			u32 a = tmp[4 * ix + lc + 2 * i];
+			u32 b = tmp[4 * j + lc + 2 * i];
+
+			out[4 * x + lc + 2 * i] = (a * (256 - f) + b * f) >> 8;
+		}
+	}
+}

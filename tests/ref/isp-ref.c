@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isp-ref: the host reference model of the emulated OMAP3 ISP. It runs the
+ * pixel code of the driver (drivers/isp_pixel.c, compiled here unchanged)
+ * over a configured pipeline and writes the frames the driver must produce.
+ *
+ *   isp-ref [options] > frames.raw
+ *
+ *   -s WxH        sensor frame size (default 640x480)
+ *   -p PATTERN    scene, bars or gradient (default scene)
+ *   -e LINES      exposure (default 256)   -g GAIN   analogue gain (0)
+ *   -f POS        lens position (default 512)
+ *   -k LEVEL      CCDC black level (default 0)
+ *   -l STRENGTH   lens shading on, with this strength (default off)
+ *   -w D,GR,R,B,GB  white balance gains: digital U10Q8, channels U8Q5
+ *   -o OUTPUT     raw10, raw8 (CCDC), yuyv, uyvy (preview) or
+ *                 resizer-yuyv, resizer-uyvy (default raw10)
+ *   -r WxH        resizer output size (default: the input size)
+ *   -n FRAMES     frames to write (default 1)
+ *
+ * The stages run in the order the N900 device tree links them: sensor,
+ * CCDC, lens shading, white balance, preview, resizer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../drivers/isp_pixel.h"
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: isp-ref [-s WxH] [-p scene|bars|gradient] [-e EXP] [-g GAIN]\n"
+		"               [-f FOCUS] [-k BLACK] [-l STRENGTH] [-w D,GR,R,B,GB]\n"
+		"               [-o raw10|raw8|yuyv|uyvy|resizer-yuyv|resizer-uyvy]\n"
+		"               [-r WxH] [-n FRAMES]\n");
+	exit(2);
+}
+
+static void parse_size(const char *arg, unsigned int *w, unsigned int *h)
+{
+	if (sscanf(arg, "%ux%u", w, h) != 2 || *w < 2 || *h < 2 ||
+	    *w > PIX_MAX_WIDTH || *h > PIX_MAX_WIDTH || (*w & 1))
+		usage();
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p) {
+		perror("isp-ref");
+		exit(1);
+	}
+	return p;
+}
+
+static void put(const void *buf, size_t size)
+{
+	if (fwrite(buf, 1, size, stdout) != size) {
+		perror("isp-ref: write");
+		exit(1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct pix_scene scene = {
+		.width = 640, .height = 480, .exposure = PIX_EXPOSURE_REF,
+		.focus = PIX_FOCUS_SHARP,
+	};
+	static struct pix_lsc lsc;
+	struct pix_ccdc ccdc = { 0 };
+	struct pix_wb wb = { 256, { 32, 32, 32, 32 } };
+	struct pix_resizer rsz = { 0 };
+	const char *output = "raw10";
+	unsigned int frames = 1, w, h, y, f, yuv, resize, uyvy;
+	u16 *raw, *line;
+	u8 *yuvbuf, *out, *tmp;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "s:p:e:g:f:k:l:w:o:r:n:")) != -1) {
+		switch (opt) {
+		case 's':
+			parse_size(optarg, &scene.width, &scene.height);
+			break;
+		case 'p':
+			if (!strcmp(optarg, "scene"))
+				scene.pattern = PIX_PATTERN_SCENE;
+			else if (!strcmp(optarg, "bars"))
+				scene.pattern = PIX_PATTERN_BARS;
+			else if (!strcmp(optarg, "gradient"))
+				scene.pattern = PIX_PATTERN_GRADIENT;
+			else
+				usage();
+			break;
+		case 'e':
+			scene.exposure = strtoul(optarg, NULL, 0);
+			break;
+		case 'g':
+			scene.gain = strtoul(optarg, NULL, 0);
+			break;
+		case 'f':
+			scene.focus = strtoul(optarg, NULL, 0);
+			break;
+		case 'k':
+			ccdc.black = strtoul(optarg, NULL, 0);
+			break;
+		case 'l':
+			lsc.enable = 1;
+			lsc.strength = strtoul(optarg, NULL, 0);
+			break;
+		case 'w':
+			if (sscanf(optarg, "%u,%u,%u,%u,%u", &wb.dgain, &wb.gain[PIX_GR],
+				   &wb.gain[PIX_R], &wb.gain[PIX_B],
+				   &wb.gain[PIX_GB]) != 5)
+				usage();
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'r':
+			parse_size(optarg, &rsz.out_w, &rsz.out_h);
+			break;
+		case 'n':
+			frames = strtoul(optarg, NULL, 0);
+			break;
+		default:
+			usage();
+		}
+	}
+	w = scene.width;
+	h = scene.height;
+	yuv = strcmp(output, "raw10") && strcmp(output, "raw8");
+	resize = !strncmp(output, "resizer-", 8);
+	uyvy = !strcmp(output, "uyvy") || !strcmp(output, "resizer-uyvy");
+	if (yuv && !resize && strcmp(output, "yuyv") && !uyvy)
+		usage();
+	if (!resize && rsz.out_w)
+		usage();
+
+	lsc.width = w;
+	lsc.height = h;
+	pix_scene_prepare(&scene);
+	pix_lsc_prepare(&lsc);
+	rsz.in_w = w;
+	rsz.in_h = h;
+	if (!rsz.out_w) {
+		rsz.out_w = w;
+		rsz.out_h = h;
+	}
+	pix_resizer_prepare(&rsz);
+
+	/* the whole raw frame after CCDC, LSC and WB, then the YUV stages */
+	raw = xcalloc((size_t)w * h, sizeof(*raw));
+	line = xcalloc(w, sizeof(*line));
+	yuvbuf = xcalloc((size_t)w * h * 2, 1);
+	out = xcalloc((size_t)rsz.out_w * 2 > w * 2 ? rsz.out_w * 2 : w * 2, 1);
+	tmp = xcalloc((size_t)w * 2, 1);
+
+	for (f = 0; f < frames; f++) {
+		for (y = 0; y < h; y++) {
+			u16 *r = raw + (size_t)y * w;
+
+			pix_sensor_line(&scene, y, line);
+			pix_ccdc_line(&ccdc, line, r, w);
+			if (!yuv)
+				continue;
+			pix_lsc_line(&lsc, y, r, line);
+			pix_wb_line(&wb, y, line, r, w);
+		}
+		if (!strcmp(output, "raw10")) {
+			put(raw, (size_t)w * h * 2);
+			continue;
+		}
+		if (!strcmp(output, "raw8")) {
+			for (y = 0; y < h; y++) {
+				pix_raw10_to_raw8(raw + (size_t)y * w, out, w);
+				put(out, w);
+			}
+			continue;
+		}
+		for (y = 0; y < h; y++) {
+			const u16 *above = raw + (size_t)(y ? y - 1 : 1) * w;
+			const u16 *below = raw + (size_t)(y + 1 < h ? y + 1 : y - 1) * w;
+
+			pix_preview_line(above, raw + (size_t)y * w, below, y, w,
+					 yuvbuf + (size_t)y * w * 2, uyvy);
+		}
+		if (!resize) {
+			put(yuvbuf, (size_t)w * h * 2);
+			continue;
+		}
+		for (y = 0; y < rsz.out_h; y++) {
+			unsigned int sy = pix_resizer_src_line(&rsz, y);
+			unsigned int sy1 = sy + 1 < h ? sy + 1 : sy;
+
+			pix_resizer_line(&rsz, y, yuvbuf + (size_t)sy * w * 2,
+					 yuvbuf + (size_t)sy1 * w * 2, out, tmp, uyvy);
+			put(out, (size_t)rsz.out_w * 2);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kcompat.h - the few kernel types and macros drivers/isp_pixel.[ch] use,
+ * for the host build of the reference model (gcc -include kcompat.h).
+ */
+#ifndef N900_REF_KCOMPAT_H
+#define N900_REF_KCOMPAT_H
+
+#include <stdint.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+
+#define BIT(n)	(1UL << (n))
+
+#endif /* N900_REF_KCOMPAT_H */
