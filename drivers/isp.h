@@ -141,6 +141,8 @@ struct isp_buffer {
  * @irqlock: protects @dmaqueue
  * @dmaqueue: buffers queued by userspace, not yet processed
  * @thread: the frame thread while streaming
+ * @frame: what the frame thread renders (isp_frame.c), NULL for a node
+ *	whose path does not start at a sensor
  * @sequence: sequence number of the next frame
  */
 struct isp_video {
@@ -154,6 +156,7 @@ struct isp_video {
 	spinlock_t irqlock;		/* protects dmaqueue */
 	struct list_head dmaqueue;
 	struct task_struct *thread;
+	struct isp_frame *frame;
 	u32 sequence;
 };
 
@@ -199,12 +202,20 @@ void isp_debugfs_root_init(void);
 void isp_debugfs_root_cleanup(void);
 
 /* isp_entity.c */
+struct isp_block *isp_block_of(struct media_entity *entity);
 struct media_entity *isp_find_entity(struct isp_device *isp,
 				     struct fwnode_handle *fwnode);
 int isp_create_links(struct isp_device *isp, struct media_entity *entity,
 		     struct fwnode_handle *fwnode);
 int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 		   const struct media_pad *remote, u32 flags);
+
+/* isp_frame.c */
+struct isp_frame;
+struct isp_frame *isp_frame_create(struct isp_video *video);
+void isp_frame_destroy(struct isp_frame *f);
+void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
+		      u8 *mem);
 
 /* ispvideo.c */
 int isp_video_init(struct isp_device *isp, struct isp_video *video,

@@ -474,6 +474,19 @@ static const struct media_entity_operations block_entity_ops = {
 	.link_validate = v4l2_subdev_link_validate,
 };
 
+/**
+ * isp_block_of() - the ISP block behind a media entity
+ * @entity: an entity of the ISP's media graph
+ *
+ * Return: the block, or NULL when @entity is not an ISP block.
+ */
+struct isp_block *isp_block_of(struct media_entity *entity)
+{
+	if (entity->ops != &block_entity_ops)
+		return NULL;
+	return to_isp_block(media_entity_to_v4l2_subdev(entity));
+}
+
 /* -----------------------------------------------------------------------------
  * Links from the OF graph
  */

@@ -36,7 +36,8 @@ void pix_scene_prepare(struct pix_scene *s)
 	unsigned int w = s->width, x, b, dist;
 	s32 cx = w / 2, sum = 0;
 
-	s->scale = s->exposure * (16 + s->gain) * 16 / PIX_EXPOSURE_REF;
+	s->scale = s->exposure * (16 + s->gain) * 16 /
+		   (s->exposure_ref ? s->exposure_ref : 1);
 	dist = s->focus > PIX_FOCUS_SHARP ? s->focus - PIX_FOCUS_SHARP :
 					    PIX_FOCUS_SHARP - s->focus;
 	s->blur = pix_min(dist / PIX_FOCUS_STEP, 16);
@@ -181,8 +182,9 @@ void pix_lsc_prepare(struct pix_lsc *l)
 			s32 dy = (s32)(gy * PIX_LSC_CELL) - cy;
 			u32 r2 = ((u32)(dx * dx) >> 4) + ((u32)(dy * dy) >> 4);
 
+			/* r2 < 2^20 (grid points reach past the frame), strength < 2^12 */
 			l->grid[gy * l->grid_w + gx] =
-				256 + (u32)((u64)l->strength * r2 / r2max);
+				256 + pix_min(l->strength, 4095) * r2 / r2max;
 		}
 	}
 }

@@ -49,8 +49,6 @@ enum pix_pattern {
 #define PIX_FOCUS_SHARP		512
 /* Lens steps per pixel of blur radius */
 #define PIX_FOCUS_STEP		32
-/* Exposure (lines) at which the scene has its nominal brightness */
-#define PIX_EXPOSURE_REF	256
 
 /**
  * struct pix_scene - what the sensor sees, and its per-frame tables
@@ -58,6 +56,7 @@ enum pix_pattern {
  * @height: frame height
  * @pattern: enum pix_pattern
  * @exposure: exposure in lines; the scene's brightness is linear in it
+ * @exposure_ref: the exposure of nominal brightness (the sensor's default)
  * @gain: analogue gain, Q4 added to 1.0 (0 = 1x, 16 = 2x)
  * @focus: lens position; blur grows with the distance to PIX_FOCUS_SHARP
  * @scale: brightness scale, Q8, from @exposure and @gain
@@ -70,6 +69,7 @@ struct pix_scene {
 	unsigned int height;
 	unsigned int pattern;
 	unsigned int exposure;
+	unsigned int exposure_ref;
 	unsigned int gain;
 	unsigned int focus;
 	/* computed by pix_scene_prepare() */

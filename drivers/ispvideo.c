@@ -285,10 +285,12 @@ static int isp_video_check_format(struct isp_video *video)
 /* -----------------------------------------------------------------------------
  * Frames
  *
- * Until the processing stages produce images, a streaming capture node
- * receives a horizontal ramp in its own format, and a streaming output
- * node's buffers are consumed, one frame every ISP_FRAME_INTERVAL_MS. Each
- * frame carries a sequence number and a monotonic timestamp.
+ * A streaming capture node whose path starts at a sensor receives the
+ * frames isp_frame.c renders through the stages on its path; any other
+ * capture node (no sensor upstream: memory input paths, for now) receives a
+ * horizontal ramp in its own format, and a streaming output node's buffers
+ * are consumed. One frame every ISP_FRAME_INTERVAL_MS; each carries a
+ * sequence number and a monotonic timestamp.
  */
 
 #define ISP_FRAME_INTERVAL_MS	33
@@ -331,10 +333,13 @@ static int isp_video_thread(void *data)
 		state = VB2_BUF_STATE_DONE;
 		if (V4L2_TYPE_IS_CAPTURE(video->queue.type)) {
 			mem = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
-			if (mem)
-				isp_video_fill(&video->format, mem);
-			else
+			if (!mem)
 				state = VB2_BUF_STATE_ERROR;
+			else if (video->frame)
+				isp_frame_render(video->frame, &video->format,
+						 mem);
+			else
+				isp_video_fill(&video->format, mem);
 		}
 		buf->vb.sequence = video->sequence++;
 		buf->vb.vb2_buf.timestamp = ktime_get_ns();
@@ -406,19 +411,32 @@ static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 			goto err_stop;
 	}
 
+	if (V4L2_TYPE_IS_CAPTURE(q->type)) {
+		video->frame = isp_frame_create(video);
+		if (IS_ERR(video->frame)) {
+			ret = PTR_ERR(video->frame);
+			video->frame = NULL;
+			goto err_s_stream;
+		}
+	}
+
 	video->sequence = 0;
 	thread = kthread_run(isp_video_thread, video, "n900-video%d",
 			     video->vdev.num);
 	if (IS_ERR(thread)) {
 		ret = PTR_ERR(thread);
-		if (pipe->start_count == 1)
-			isp_pipeline_s_stream(pipe, false);
-		goto err_stop;
+		goto err_frame;
 	}
 	video->thread = thread;
 	mutex_unlock(&isp->stream_lock);
 	return 0;
 
+err_frame:
+	isp_frame_destroy(video->frame);
+	video->frame = NULL;
+err_s_stream:
+	if (pipe->start_count == 1)
+		isp_pipeline_s_stream(pipe, false);
 err_stop:
 	video_device_pipeline_stop(&video->vdev);
 err_unlock:
@@ -435,6 +453,8 @@ static void isp_stop_streaming(struct vb2_queue *q)
 
 	kthread_stop(video->thread);
 	video->thread = NULL;
+	isp_frame_destroy(video->frame);
+	video->frame = NULL;
 	isp_return_buffers(video, VB2_BUF_STATE_ERROR);
 
 	mutex_lock(&isp->stream_lock);

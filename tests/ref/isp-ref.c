@@ -8,7 +8,9 @@
  *
  *   -s WxH        sensor frame size (default 640x480)
  *   -p PATTERN    scene, bars or gradient (default scene)
- *   -e LINES      exposure (default 256)   -g GAIN   analogue gain (0)
+ *   -e LINES      exposure (default 1000)  -E LINES  the sensor's default
+ *                 exposure, of nominal brightness (default 1000)
+ *   -g GAIN       analogue gain (default 0)
  *   -f POS        lens position (default 512)
  *   -k LEVEL      CCDC black level (default 0)
  *   -l STRENGTH   lens shading on, with this strength (default off)
@@ -31,7 +33,7 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: isp-ref [-s WxH] [-p scene|bars|gradient] [-e EXP] [-g GAIN]\n"
+		"usage: isp-ref [-s WxH] [-p scene|bars|gradient] [-e EXP] [-E EXP] [-g GAIN]\n"
 		"               [-f FOCUS] [-k BLACK] [-l STRENGTH] [-w D,GR,R,B,GB]\n"
 		"               [-o raw10|raw8|yuyv|uyvy|resizer-yuyv|resizer-uyvy]\n"
 		"               [-r WxH] [-n FRAMES]\n");
@@ -67,7 +69,8 @@ static void put(const void *buf, size_t size)
 int main(int argc, char **argv)
 {
 	static struct pix_scene scene = {
-		.width = 640, .height = 480, .exposure = PIX_EXPOSURE_REF,
+		.width = 640, .height = 480, .exposure = 1000,
+		.exposure_ref = 1000,
 		.focus = PIX_FOCUS_SHARP,
 	};
 	static struct pix_lsc lsc;
@@ -80,7 +83,7 @@ int main(int argc, char **argv)
 	u8 *yuvbuf, *out, *tmp;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "s:p:e:g:f:k:l:w:o:r:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:p:e:E:g:f:k:l:w:o:r:n:")) != -1) {
 		switch (opt) {
 		case 's':
 			parse_size(optarg, &scene.width, &scene.height);
@@ -97,6 +100,9 @@ int main(int argc, char **argv)
 			break;
 		case 'e':
 			scene.exposure = strtoul(optarg, NULL, 0);
+			break;
+		case 'E':
+			scene.exposure_ref = strtoul(optarg, NULL, 0);
 			break;
 		case 'g':
 			scene.gain = strtoul(optarg, NULL, 0);

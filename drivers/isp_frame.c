@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isp_frame.c - frames through the pipeline of a streaming capture node
+ *
+ * At STREAMON the path of the node is read back from the media graph: from
+ * the node's pad over enabled links to the sensor, noting the processing
+ * blocks on the way, their formats and crop rectangles. Each frame then
+ * runs those stages in data-flow order with the pixel code of isp_pixel.c,
+ * the same code the host reference model runs (tests/ref/isp-ref.c):
+ *
+ *   sensor -> [CCDC: black level] -+-> OF crop, 10 or 8 bit -> memory
+ *                                  +-> VP -> [LSC] -> [WB] -> [preview]
+ *                                                    -> [resizer] -> memory
+ *
+ * Controls are read at every frame, so a changed gain shows in the next one.
+ */
+
+#include <linux/vmalloc.h>
+#include <media/v4l2-ctrls.h>
+
+#include "isp.h"
+#include "isp_pixel.h"
+#include "n900-isp-controls.h"
+
+/**
+ * struct isp_frame - the stages of one capture node's path, and buffers
+ * @sensor: the sensor at the start of the path
+ * @lens: the sensor's lens (ancillary link), or NULL
+ * @ccdc: the CCDC, when on the path
+ * @ccdc_pad: the CCDC source pad the path leaves by
+ * @lsc: lens shading, when on the path
+ * @wb: white balance, when on the path
+ * @preview: preview, when on the path
+ * @resizer: resizer, when on the path
+ * @width: sensor frame width
+ * @height: sensor frame height
+ * @crop: the CCDC output formatter crop (memory output of the CCDC)
+ * @raw8: the CCDC writes 8-bit samples to memory
+ * @rsz_crop: the resizer input crop
+ * @uyvy: YUV output is UYVY rather than YUYV
+ * @scene: the sensor's scene and its per-frame tables
+ * @pix_lsc: the lens shading gain grid
+ * @rsz: resizer scaling
+ * @raw: one raw frame, 16-bit samples
+ * @yuv: one preview output frame
+ * @line: one raw line
+ * @tmp: one YUV line for the resizer
+ */
+struct isp_frame {
+	struct v4l2_subdev *sensor;
+	struct v4l2_subdev *lens;
+	struct isp_block *ccdc;
+	unsigned int ccdc_pad;
+	struct isp_block *lsc;
+	struct isp_block *wb;
+	struct isp_block *preview;
+	struct isp_block *resizer;
+	unsigned int width;
+	unsigned int height;
+	struct v4l2_rect crop;
+	bool raw8;
+	struct v4l2_rect rsz_crop;
+	bool uyvy;
+	struct pix_scene *scene;
+	struct pix_lsc *pix_lsc;
+	struct pix_resizer rsz;
+	u16 *raw;
+	u8 *yuv;
+	u16 *line;
+	u8 *tmp;
+};
+
+static struct v4l2_ctrl *find_ctrl(struct v4l2_subdev *sd, u32 id)
+{
+	if (!sd || !sd->ctrl_handler)
+		return NULL;
+	return v4l2_ctrl_find(sd->ctrl_handler, id);
+}
+
+static s32 ctrl_value(struct v4l2_subdev *sd, u32 id, s32 def)
+{
+	struct v4l2_ctrl *ctrl = find_ctrl(sd, id);
+
+	return ctrl ? v4l2_ctrl_g_ctrl(ctrl) : def;
+}
+
+/* the lens the sensor's ancillary link points at */
+static struct v4l2_subdev *sensor_lens(struct v4l2_subdev *sensor)
+{
+	struct media_link *link;
+
+	list_for_each_entry(link, &sensor->entity.links, list) {
+		struct media_entity *anc;
+
+		if ((link->flags & MEDIA_LNK_FL_LINK_TYPE) !=
+		    MEDIA_LNK_FL_ANCILLARY_LINK ||
+		    link->gobj0 != &sensor->entity.graph_obj)
+			continue;
+		anc = container_of(link->gobj1, struct media_entity, graph_obj);
+		if (anc->function == MEDIA_ENT_F_LENS &&
+		    is_media_entity_v4l2_subdev(anc))
+			return media_entity_to_v4l2_subdev(anc);
+	}
+	return NULL;
+}
+
+/* the remote end of the enabled link into one of @entity's sink pads */
+static struct media_pad *upstream(struct media_entity *entity)
+{
+	struct media_pad *pad, *remote;
+
+	media_entity_for_each_pad(entity, pad) {
+		if (!(pad->flags & MEDIA_PAD_FL_SINK))
+			continue;
+		remote = media_pad_remote_pad_first(pad);
+		if (remote)
+			return remote;
+	}
+	return NULL;
+}
+
+static void get_format(struct v4l2_subdev *sd, unsigned int pad,
+		       struct v4l2_mbus_framefmt *fmt, struct v4l2_rect *crop)
+{
+	struct v4l2_subdev_state *state;
+
+	state = v4l2_subdev_lock_and_get_active_state(sd);
+	*fmt = *v4l2_subdev_state_get_format(state, pad);
+	if (crop)
+		*crop = *v4l2_subdev_state_get_crop(state, pad);
+	v4l2_subdev_unlock_state(state);
+}
+
+/* Find the stages of @video's path; false when it starts at no sensor. */
+static bool isp_frame_walk(struct isp_video *video, struct isp_frame *f)
+{
+	struct media_pad *pad = media_pad_remote_pad_first(&video->pad);
+
+	while (pad) {
+		struct media_entity *entity = pad->entity;
+		struct isp_block *block = isp_block_of(entity);
+
+		if (entity->function == MEDIA_ENT_F_CAM_SENSOR &&
+		    is_media_entity_v4l2_subdev(entity)) {
+			f->sensor = media_entity_to_v4l2_subdev(entity);
+			return true;
+		}
+		if (block && block->type == &isp_ccdc_type) {
+			f->ccdc = block;
+			f->ccdc_pad = pad->index;
+		} else if (block && block->type == &isp_lsc_type) {
+			f->lsc = block;
+		} else if (block && block->type == &isp_wb_type) {
+			f->wb = block;
+		} else if (block && block->type == &isp_preview_type) {
+			f->preview = block;
+		} else if (block && block->type == &isp_resizer_type) {
+			f->resizer = block;
+		}
+		pad = upstream(entity);
+	}
+	return false;
+}
+
+/**
+ * isp_frame_create() - read a capture node's path from the media graph
+ * @video: a capture node whose pipeline has just been started
+ *
+ * Return: the frame program, NULL when the path does not start at a sensor
+ * (the node then gets a test ramp), or an ERR_PTR() on allocation failure.
+ */
+struct isp_frame *isp_frame_create(struct isp_video *video)
+{
+	struct v4l2_mbus_framefmt fmt;
+	struct isp_frame *f;
+	size_t pixels;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	if (!isp_frame_walk(video, f)) {
+		kfree(f);
+		return NULL;
+	}
+
+	get_format(f->sensor, 0, &fmt, NULL);
+	f->width = clamp_t(u32, fmt.width & ~1U, 2, PIX_MAX_WIDTH);
+	f->height = clamp_t(u32, fmt.height, 2, PIX_MAX_WIDTH);
+	f->crop = (struct v4l2_rect){ 0, 0, f->width, f->height };
+	if (f->ccdc) {
+		get_format(&f->ccdc->sd, f->ccdc_pad, &fmt,
+			   f->ccdc->type->crop_pads & BIT(f->ccdc_pad) ?
+			   &f->crop : NULL);
+		f->raw8 = fmt.code == MEDIA_BUS_FMT_SGRBG8_1X8;
+	}
+	f->uyvy = video->format.pixelformat == V4L2_PIX_FMT_UYVY;
+	if (f->resizer) {
+		get_format(&f->resizer->sd, 0, &fmt, &f->rsz_crop);
+		if (!(f->resizer->type->crop_pads & BIT(0)))
+			f->rsz_crop = (struct v4l2_rect){ 0, 0, fmt.width,
+							  fmt.height };
+		f->rsz.in_w = f->rsz_crop.width;
+		f->rsz.in_h = f->rsz_crop.height;
+		f->rsz.out_w = video->format.width;
+		f->rsz.out_h = video->format.height;
+		pix_resizer_prepare(&f->rsz);
+	}
+
+	pixels = (size_t)f->width * f->height;
+	f->scene = vzalloc(sizeof(*f->scene));
+	f->pix_lsc = vzalloc(sizeof(*f->pix_lsc));
+	f->raw = vmalloc_array(pixels, sizeof(*f->raw));
+	f->yuv = vmalloc(pixels * 2);
+	f->line = vmalloc_array(f->width, sizeof(*f->line));
+	f->tmp = vmalloc(f->width * 2);
+	if (!f->scene || !f->pix_lsc || !f->raw || !f->yuv || !f->line ||
+	    !f->tmp) {
+		isp_frame_destroy(f);
+		return ERR_PTR(-ENOMEM);
+	}
+	f->scene->width = f->width;
+	f->scene->height = f->height;
+	f->pix_lsc->width = f->width;
+	f->pix_lsc->height = f->height;
+	f->lens = sensor_lens(f->sensor);
+	return f;
+}
+
+/**
+ * isp_frame_destroy() - free what isp_frame_create() allocated
+ * @f: the frame program, may be NULL or an ERR_PTR()
+ */
+void isp_frame_destroy(struct isp_frame *f)
+{
+	if (IS_ERR_OR_NULL(f))
+		return;
+	vfree(f->tmp);
+	vfree(f->line);
+	vfree(f->yuv);
+	vfree(f->raw);
+	vfree(f->pix_lsc);
+	vfree(f->scene);
+	kfree(f);
+}
+
+/* this frame's controls, into the stages' parameters */
+static void isp_frame_controls(struct isp_frame *f, struct pix_ccdc *ccdc,
+			       struct pix_wb *wb)
+{
+	struct pix_scene *s = f->scene;
+	struct v4l2_subdev *sd;
+	struct v4l2_ctrl *ctrl;
+
+	s->pattern = ctrl_value(f->sensor, V4L2_CID_TEST_PATTERN, 0);
+	ctrl = find_ctrl(f->sensor, V4L2_CID_EXPOSURE);
+	s->exposure = ctrl ? v4l2_ctrl_g_ctrl(ctrl) : 1;
+	s->exposure_ref = ctrl ? ctrl->default_value : 1;
+	s->gain = ctrl_value(f->sensor, V4L2_CID_ANALOGUE_GAIN, 0);
+	s->focus = ctrl_value(f->lens, V4L2_CID_FOCUS_ABSOLUTE,
+			      PIX_FOCUS_SHARP);
+	pix_scene_prepare(s);
+
+	sd = f->ccdc ? &f->ccdc->sd : NULL;
+	ccdc->black = ctrl_value(sd, V4L2_CID_N900_CCDC_BLACK_LEVEL, 0);
+
+	sd = f->lsc ? &f->lsc->sd : NULL;
+	f->pix_lsc->enable = f->lsc &&
+			     ctrl_value(sd, V4L2_CID_N900_LSC_ENABLE, 0);
+	f->pix_lsc->strength = ctrl_value(sd, V4L2_CID_N900_LSC_STRENGTH, 0);
+	if (f->pix_lsc->enable)
+		pix_lsc_prepare(f->pix_lsc);
+
+	sd = f->wb ? &f->wb->sd : NULL;
+	wb->dgain = ctrl_value(sd, V4L2_CID_DIGITAL_GAIN, 256);
+	wb->gain[PIX_GR] = ctrl_value(sd, V4L2_CID_N900_WB_GAIN_GR, 32);
+	wb->gain[PIX_R] = ctrl_value(sd, V4L2_CID_N900_WB_GAIN_R, 32);
+	wb->gain[PIX_B] = ctrl_value(sd, V4L2_CID_N900_WB_GAIN_B, 32);
+	wb->gain[PIX_GB] = ctrl_value(sd, V4L2_CID_N900_WB_GAIN_GB, 32);
+}
+
+/**
+ * isp_frame_render() - render one frame of a capture node
+ * @f: the node's frame program
+ * @pix: the node's format
+ * @mem: the buffer, @pix->sizeimage bytes
+ */
+void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
+		      u8 *mem)
+{
+	unsigned int w = f->width, h = f->height, y;
+	struct pix_ccdc ccdc;
+	struct pix_wb wb;
+
+	isp_frame_controls(f, &ccdc, &wb);
+	for (y = 0; y < h; y++) {
+		u16 *r = f->raw + (size_t)y * w;
+
+		pix_sensor_line(f->scene, y, f->line);
+		pix_ccdc_line(&ccdc, f->line, r, w);
+		if (f->lsc) {
+			pix_lsc_line(f->pix_lsc, y, r, f->line);
+			memcpy(r, f->line, w * sizeof(*r));
+		}
+		if (f->wb)
+			pix_wb_line(&wb, y, r, r, w);
+	}
+
+	if (!f->preview) {
+		/* raw to memory: the CCDC output formatter's crop, 10 or 8 bit */
+		unsigned int cw = min(f->crop.width, pix->width);
+		unsigned int ch = min(f->crop.height, pix->height);
+
+		for (y = 0; y < ch; y++) {
+			const u16 *r = f->raw + (size_t)(f->crop.top + y) * w +
+				       f->crop.left;
+			u8 *out = mem + (size_t)y * pix->bytesperline;
+
+			if (f->raw8)
+				pix_raw10_to_raw8(r, out, cw);
+			else
+				memcpy(out, r, cw * sizeof(*r));
+		}
+		return;
+	}
+
+	/* preview into memory, or into the resizer's input frame */
+	for (y = 0; y < h; y++) {
+		const u16 *above = f->raw + (size_t)(y ? y - 1 : 1) * w;
+		const u16 *below = f->raw + (size_t)(y + 1 < h ? y + 1 : y - 1) * w;
+		u8 *out = f->yuv + (size_t)y * w * 2;
+
+		if (!f->resizer) {
+			if (y >= pix->height || w > pix->width)
+				break;
+			out = mem + (size_t)y * pix->bytesperline;
+		}
+		pix_preview_line(above, f->raw + (size_t)y * w, below, y, w,
+				 out, f->uyvy);
+	}
+	if (!f->resizer)
+		return;
+
+	for (y = 0; y < f->rsz.out_h && y < pix->height; y++) {
+		unsigned int sy = pix_resizer_src_line(&f->rsz, y);
+		unsigned int sy1 = sy + 1 < f->rsz.in_h ? sy + 1 : sy;
+		const u8 *base = f->yuv + (size_t)f->rsz_crop.top * w * 2 +
+				 f->rsz_crop.left * 2;
+
+		pix_resizer_line(&f->rsz, y, base + (size_t)sy * w * 2,
+				 base + (size_t)sy1 * w * 2,
+				 mem + (size_t)y * pix->bytesperline, f->tmp,
+				 f->uyvy);
+	}
+}
