@@ -64,6 +64,8 @@ struct isp_code_map {
  * @code_map: codes the source pads produce from a sink code; a source pad
  *	with no entry for the sink code outputs the sink code
  * @num_code_maps: number of entries in @code_map
+ * @any_input: the sink pad takes the frames its source sends, whatever the
+ *	format (the statistics engines): its link is not validated
  * @crop_pads: BIT(N) when pad N has a CROP selection. A crop on the sink
  *	pad is the input of every source pad; a crop on a source pad is that
  *	pad's output size.
@@ -82,6 +84,7 @@ struct isp_block_type {
 	unsigned int num_codes;
 	const struct isp_code_map *code_map;
 	unsigned int num_code_maps;
+	bool any_input;
 	unsigned long crop_pads;
 	void (*source_size)(u32 in_width, u32 in_height, u32 *width,
 			    u32 *height);

@@ -474,6 +474,15 @@ static const struct media_entity_operations block_entity_ops = {
 	.link_validate = v4l2_subdev_link_validate,
 };
 
+/*
+ * The statistics engines sample whatever the CCDC video port sends, as on
+ * the OMAP3: their (immutable) input link is not validated, so that a raw
+ * capture need not configure them.
+ */
+static const struct media_entity_operations block_any_input_entity_ops = {
+	.link_setup = isp_link_setup,
+};
+
 /**
  * isp_block_of() - the ISP block behind a media entity
  * @entity: an entity of the ISP's media graph
@@ -482,7 +491,8 @@ static const struct media_entity_operations block_entity_ops = {
  */
 struct isp_block *isp_block_of(struct media_entity *entity)
 {
-	if (entity->ops != &block_entity_ops)
+	if (entity->ops != &block_entity_ops &&
+	    entity->ops != &block_any_input_entity_ops)
 		return NULL;
 	return to_isp_block(media_entity_to_v4l2_subdev(entity));
 }
@@ -696,7 +706,8 @@ static int block_probe(struct platform_device *pdev)
 	block->sd.internal_ops = &block_internal_ops;
 	v4l2_set_subdevdata(&block->sd, block);
 	block->sd.entity.function = type->function;
-	block->sd.entity.ops = &block_entity_ops;
+	block->sd.entity.ops = block->type->any_input ?
+			       &block_any_input_entity_ops : &block_entity_ops;
 	for (i = 0; i < block->num_pads; i++)
 		block->pads[i].flags = !type->num_pads ?
 			(i ? MEDIA_PAD_FL_SOURCE : MEDIA_PAD_FL_SINK) :

@@ -27,4 +27,5 @@ const struct isp_block_type isp_h3a_af_type = {
 	},
 	.codes = h3a_af_codes,
 	.num_codes = ARRAY_SIZE(h3a_af_codes),
+	.any_input = true,
 };

@@ -26,4 +26,5 @@ const struct isp_block_type isp_hist_type = {
 	},
 	.codes = hist_codes,
 	.num_codes = ARRAY_SIZE(hist_codes),
+	.any_input = true,
 };

@@ -39,6 +39,7 @@ if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/stream-validate.sh"
 	suite "$T/power.sh"
 	suite "$T/kunit.sh"
+	suite "$T/frames.sh"
 fi
 
 # a generated stress topology (./build.sh test boots chain-64 for it)

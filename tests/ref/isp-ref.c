@@ -17,6 +17,7 @@
  *   -w D,GR,R,B,GB  white balance gains: digital U10Q8, channels U8Q5
  *   -o OUTPUT     raw10, raw8 (CCDC), yuyv, uyvy (preview) or
  *                 resizer-yuyv, resizer-uyvy (default raw10)
+ *   -c L,T,W,H    the CCDC output formatter's crop (raw10, raw8)
  *   -r WxH        resizer output size (default: the input size)
  *   -n FRAMES     frames to write (default 1)
  *
@@ -36,7 +37,7 @@ static void usage(void)
 		"usage: isp-ref [-s WxH] [-p scene|bars|gradient] [-e EXP] [-E EXP] [-g GAIN]\n"
 		"               [-f FOCUS] [-k BLACK] [-l STRENGTH] [-w D,GR,R,B,GB]\n"
 		"               [-o raw10|raw8|yuyv|uyvy|resizer-yuyv|resizer-uyvy]\n"
-		"               [-r WxH] [-n FRAMES]\n");
+		"               [-c L,T,W,H] [-r WxH] [-n FRAMES]\n");
 	exit(2);
 }
 
@@ -79,11 +80,12 @@ int main(int argc, char **argv)
 	struct pix_resizer rsz = { 0 };
 	const char *output = "raw10";
 	unsigned int frames = 1, w, h, y, f, yuv, resize, uyvy;
+	unsigned int cl = 0, ct = 0, cw = 0, ch = 0;
 	u16 *raw, *line;
 	u8 *yuvbuf, *out, *tmp;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "s:p:e:E:g:f:k:l:w:o:r:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:p:e:E:g:f:k:l:w:o:c:r:n:")) != -1) {
 		switch (opt) {
 		case 's':
 			parse_size(optarg, &scene.width, &scene.height);
@@ -126,6 +128,10 @@ int main(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'c':
+			if (sscanf(optarg, "%u,%u,%u,%u", &cl, &ct, &cw, &ch) != 4)
+				usage();
+			break;
 		case 'r':
 			parse_size(optarg, &rsz.out_w, &rsz.out_h);
 			break;
@@ -144,6 +150,12 @@ int main(int argc, char **argv)
 	if (yuv && !resize && strcmp(output, "yuyv") && !uyvy)
 		usage();
 	if (!resize && rsz.out_w)
+		usage();
+	if (!cw) {
+		cw = scene.width;
+		ch = scene.height;
+	}
+	if (cl + cw > scene.width || ct + ch > scene.height || (yuv && cw != scene.width))
 		usage();
 
 	lsc.width = w;
@@ -177,13 +189,14 @@ int main(int argc, char **argv)
 			pix_wb_line(&wb, y, line, r, w);
 		}
 		if (!strcmp(output, "raw10")) {
-			put(raw, (size_t)w * h * 2);
+			for (y = ct; y < ct + ch; y++)
+				put(raw + (size_t)y * w + cl, (size_t)cw * 2);
 			continue;
 		}
 		if (!strcmp(output, "raw8")) {
-			for (y = 0; y < h; y++) {
-				pix_raw10_to_raw8(raw + (size_t)y * w, out, w);
-				put(out, w);
+			for (y = ct; y < ct + ch; y++) {
+				pix_raw10_to_raw8(raw + (size_t)y * w + cl, out, cw);
+				put(out, cw);
 			}
 			continue;
 		}

@@ -1,0 +1,95 @@
+#!/bin/sh
+# Frames through every path, bit-exact: for each case of
+# /etc/n900/frames.spec (tests/frames.spec), set the baseline controls,
+# reset the links, configure the path, capture 8 frames (capture.c checks
+# sequence numbers and payloads), and compare each frame's MD5 with the one
+# the host reference model computed (/etc/n900/frames.expected). One KTAP
+# result per case.
+T=/usr/lib/n900/tests
+SPEC=/etc/n900/frames.spec
+EXPECTED=/etc/n900/frames.expected
+FRAMES=8
+
+# node ENTITY: the device node of an entity
+node() { media-ctl -e "$1"; }
+# set_ctrls "ENTITY CTRLS": the last word is the control list
+set_ctrls() {
+	ctrls=${1##* }
+	ent=${1% *}
+	v4l2-ctl -d "$(node "$ent")" --set-ctrl "$ctrls" 2>&1
+}
+
+n=$(grep -c '^case ' $SPEC)
+echo "KTAP version 1"
+echo "1..$n"
+i=0
+name=
+err=
+baseline=$(sed -n 's/^baseline //p' $SPEC)
+
+finish() { # report the case that ends here
+	[ -n "$name" ] || return 0
+	i=$((i + 1))
+	if [ -z "$err" ]; then
+		echo "ok $i frames.$name"
+	else
+		echo "# $err"
+		echo "not ok $i frames.$name"
+	fi
+}
+
+capture() { # ENTITY W H FOURCC
+	fourcc=$(echo "$1" | awk '{ print $NF }')
+	h=$(echo "$1" | awk '{ print $(NF - 1) }')
+	w=$(echo "$1" | awk '{ print $(NF - 2) }')
+	ent=$(echo "$1" | sed 's/ [^ ]* [^ ]* [^ ]*$//')
+	dev=$(node "$ent")
+	out=$(v4l2-ctl -d "$dev" --set-fmt-video="width=$w,height=$h,pixelformat=$fourcc" 2>&1)
+	if echo "$out" | grep -qiE 'failed|error|returned -1'; then
+		err="set format: $out"
+		return
+	fi
+	size=$(v4l2-ctl -d "$dev" --get-fmt-video | sed -n 's/.*Size Image *: *//p')
+	if ! log=$("$T/capture" "$dev" $FRAMES /tmp/frames.bin); then
+		err="capture: $(echo "$log" | tail -n 1)"
+		return
+	fi
+	want=$(sed -n "s/^$name //p" $EXPECTED)
+	f=0
+	while [ $f -lt $FRAMES ]; do
+		got=$(dd if=/tmp/frames.bin bs="$size" skip=$f count=1 2>/dev/null | md5sum | cut -d' ' -f1)
+		if [ "$got" != "$want" ]; then
+			err="frame $f: md5 $got, the reference model's $want"
+			break
+		fi
+		f=$((f + 1))
+	done
+	echo "# $name: $FRAMES frames of $size bytes, sequence $(echo "$log" | sed -n '1s/.*sequence \([0-9]*\).*/\1/p')..$(echo "$log" | sed -n '$s/.*sequence \([0-9]*\).*/\1/p'), md5 $want"
+	rm -f /tmp/frames.bin
+}
+
+while IFS= read -r line; do
+	case $line in
+	"case "*)
+		finish
+		name=${line#case }
+		err=
+		echo "$baseline" | while IFS= read -r b; do set_ctrls "$b" >/dev/null; done
+		media-ctl -r
+		;;
+	"link "*)
+		out=$(media-ctl -l "${line#link }" 2>&1) || err="media-ctl -l ${line#link }: $out"
+		;;
+	"fmt "*)
+		out=$(media-ctl -V "${line#fmt }" 2>&1) || err="media-ctl -V ${line#fmt }: $out"
+		;;
+	"ctrl "*)
+		out=$(set_ctrls "${line#ctrl }")
+		[ -z "$out" ] || err="set-ctrl ${line#ctrl }: $out"
+		;;
+	"capture "*)
+		[ -n "$err" ] || capture "${line#capture }"
+		;;
+	esac
+done <$SPEC
+finish
