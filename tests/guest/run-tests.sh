@@ -33,11 +33,11 @@ if [ "$shard" = all ] || [ "$shard" = 1 ]; then
 	suite "$T/link-rules.sh"
 	suite "$T/power-invariant" /dev/media0 2000 20261203
 	suite "$T/probe-order.sh"
+	suite "$T/power.sh"
 fi
 if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/recipes.sh" /etc/n900/recipes
 	suite "$T/stream-validate.sh"
-	suite "$T/power.sh"
 	suite "$T/kunit.sh"
 	suite "$T/frames.sh"
 fi
