@@ -31,7 +31,7 @@ HOST_PACKAGES=(
 	qemu-system-arm device-tree-compiler u-boot-tools ccache
 	make gcc bc flex bison libssl-dev libelf-dev cpio xz-utils kmod
 	rsync dpkg-dev apt graphviz gnuplot-nox sparse coreutils gzip
-	python3-ply
+	python3-ply imagemagick
 )
 
 # Guest packages (Debian armhf). apt resolves their libraries.
@@ -542,14 +542,30 @@ render_power_timeline() {
 	say "power timeline: $BUILD/power-timeline.png (events: $BUILD/power-events.tsv)"
 }
 
+# render_frame CONSOLE: the demo's frame (base64 on the console) as
+# build/frame.png, converted by ImageMagick
+render_frame() {
+	local w h fmt
+	read -r _ w h fmt < <(tr -d '\r' <"$1" | grep '^N900-FRAME-BEGIN' | head -n 1) ||
+		die "the guest printed no frame; see $1"
+	tr -d '\r' <"$1" | sed -n '/^N900-FRAME-BEGIN/,/^N900-FRAME-END/p' | sed '1d;$d' |
+		base64 -d >"$BUILD/frame.$fmt" ||
+		die "the frame on the console is not valid base64; see $1"
+	convert -size "${w}x$h" -depth 8 "$fmt:$BUILD/frame.$fmt" "$BUILD/frame.png" ||
+		die "ImageMagick could not convert $BUILD/frame.$fmt"
+	say "a frame of the main pipeline: $BUILD/frame.png (${w}x$h $fmt: $BUILD/frame.$fmt)"
+}
+
 cmd_demo() {
 	build_all release demo
 	boot_guest demo "$LOGS/demo-console.log"
 	grep -q '^N900-DEMO-DONE' "$LOGS/demo-console.log" ||
 		die "the demo did not finish; see $LOGS/demo-console.log"
 	render_topology "$LOGS/demo-console.log"
-	[ "${N900_TOPOLOGY:-n900}" != n900 ] ||
+	[ "${N900_TOPOLOGY:-n900}" != n900 ] || {
 		render_power_timeline "$LOGS/demo-console.log"
+		render_frame "$LOGS/demo-console.log"
+	}
 }
 
 # docs: run the demo and copy its pictures into docs/ (committed, shown in
@@ -559,7 +575,8 @@ cmd_docs() {
 	mkdir -p "$TOP/docs"
 	cp "$BUILD/topology.png" "$TOP/docs/topology.png"
 	cp "$BUILD/power-timeline.png" "$TOP/docs/power-timeline.png"
-	say "updated docs/topology.png and docs/power-timeline.png"
+	cp "$BUILD/frame.png" "$TOP/docs/frame.png"
+	say "updated docs/topology.png, docs/power-timeline.png and docs/frame.png"
 }
 
 cmd_test() {
