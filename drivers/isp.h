@@ -107,6 +107,16 @@ struct isp_block {
 	struct v4l2_ctrl_handler ctrls;
 };
 
+/*
+ * The statistics engines (H3A AEWB, H3A AF, histogram): pad 0 samples raw
+ * frames from the CCDC video port, pad 1 gives the statistics buffers
+ * (MEDIA_BUS_FMT_METADATA_FIXED) to a metadata capture node.
+ */
+#define ISP_STAT_PAD_SINK	0
+#define ISP_STAT_PAD_SOURCE	1
+#define ISP_STAT_PADS_NUM	2
+extern const struct isp_code_map isp_stat_code_map[2];
+
 extern const struct isp_block_type isp_csi2_type;
 extern const struct isp_block_type isp_ccp2_type;
 extern const struct isp_block_type isp_ccdc_type;
@@ -138,7 +148,10 @@ struct isp_buffer {
  * @pad: its single pad: a sink for capture nodes, a source for output nodes
  * @queue: vb2 queue
  * @lock: serialises ioctls and the queue
- * @format: current pixel format
+ * @format: current pixel format; for a metadata node, only its sizeimage
+ *	(the statistics buffer size) is used
+ * @meta: the metadata format of a statistics capture node, NULL for an
+ *	image node
  * @fwnode: the DT node that describes this video node
  * @isp: the ISP it belongs to
  * @irqlock: protects @dmaqueue
@@ -154,6 +167,7 @@ struct isp_video {
 	struct vb2_queue queue;
 	struct mutex lock;		/* serialises ioctls and the queue */
 	struct v4l2_pix_format format;
+	const struct isp_meta_format *meta;
 	struct fwnode_handle *fwnode;
 	struct isp_device *isp;
 	spinlock_t irqlock;		/* protects dmaqueue */
@@ -212,6 +226,21 @@ int isp_create_links(struct isp_device *isp, struct media_entity *entity,
 		     struct fwnode_handle *fwnode);
 int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 		   const struct media_pad *remote, u32 flags);
+
+/**
+ * struct isp_meta_format - what a metadata capture node delivers
+ * @name: the value of its DT "n900emu,metadata" property
+ * @dataformat: V4L2_META_FMT_N900_* (n900-isp-stats.h)
+ * @description: its ENUM_FMT description (the V4L2 core knows only its own
+ *	formats, and warns about any other without one)
+ * @buffersize: size of the statistics buffer
+ */
+struct isp_meta_format {
+	const char *name;
+	u32 dataformat;
+	const char *description;
+	u32 buffersize;
+};
 
 /* isp_frame.c */
 struct isp_frame;

@@ -13,7 +13,8 @@
  *  [CCP2 input] ---> CCP2 ---------------> CCDC --OF--> [CCDC output]
  *                                            |
  *                  +-----------VP------------+---> AEWB, AF, histogram
- *                  v                         |
+ *                  |                         |     --> [AEWB | AF |
+ *                  v                         |          histogram output]
  *                 LSC --> WB --> preview <---+----- [preview input]
  *                                  |  |      |
  *               [preview output] <-+  +-> resizer <-- [resizer input]
@@ -21,7 +22,8 @@
  *                                            +-> [resizer output]
  *
  *  name    : a V4L2 subdevice (/dev/v4l-subdevN), one platform device each
- *  [name]  : a video node (/dev/videoN) for a memory input or output
+ *  [name]  : a video node (/dev/videoN) for a memory input or output; the
+ *            statistics outputs are metadata capture nodes
  *
  * Probe: the ISP node's children become platform devices. The ISP walks the
  * OF graph from its children and adds every device it reaches (blocks,

@@ -483,6 +483,12 @@ static const struct media_entity_operations block_any_input_entity_ops = {
 	.link_setup = isp_link_setup,
 };
 
+/* what the statistics engines' source pad gives, from either raw input */
+const struct isp_code_map isp_stat_code_map[2] = {
+	{ ISP_STAT_PAD_SOURCE, MEDIA_BUS_FMT_SGRBG10_1X10, MEDIA_BUS_FMT_METADATA_FIXED },
+	{ ISP_STAT_PAD_SOURCE, MEDIA_BUS_FMT_SGRBG8_1X8, MEDIA_BUS_FMT_METADATA_FIXED },
+};
+
 /**
  * isp_block_of() - the ISP block behind a media entity
  * @entity: an entity of the ISP's media graph

@@ -10,7 +10,9 @@
  *
  *   sensor -> [CCDC: black level] -+-> OF crop, 10 or 8 bit -> memory
  *                                  +-> VP -> [LSC] -> [WB] -> [preview]
- *                                                    -> [resizer] -> memory
+ *                                  |                 -> [resizer] -> memory
+ *                                  +-> VP -> [AEWB | AF | histogram]
+ *                                                -> statistics buffer
  *
  * Controls are read at every frame, so a changed gain shows in the next one.
  */
@@ -32,6 +34,7 @@
  * @wb: white balance, when on the path
  * @preview: preview, when on the path
  * @resizer: resizer, when on the path
+ * @stat: the statistics engine a metadata node takes its buffers from
  * @width: sensor frame width
  * @height: sensor frame height
  * @crop: the CCDC output formatter crop (memory output of the CCDC)
@@ -55,6 +58,7 @@ struct isp_frame {
 	struct isp_block *wb;
 	struct isp_block *preview;
 	struct isp_block *resizer;
+	struct isp_block *stat;
 	unsigned int width;
 	unsigned int height;
 	struct v4l2_rect crop;
@@ -156,6 +160,10 @@ static bool isp_frame_walk(struct isp_video *video, struct isp_frame *f)
 			f->preview = block;
 		} else if (block && block->type == &isp_resizer_type) {
 			f->resizer = block;
+		} else if (block && (block->type == &isp_h3a_aewb_type ||
+				     block->type == &isp_h3a_af_type ||
+				     block->type == &isp_hist_type)) {
+			f->stat = block;
 		}
 		pad = upstream(entity);
 	}
@@ -278,11 +286,32 @@ static void isp_frame_controls(struct isp_frame *f, struct pix_ccdc *ccdc,
 	wb->gain[PIX_GB] = ctrl_value(sd, V4L2_CID_N900_WB_GAIN_GB, 32);
 }
 
+/* the statistics buffer of @f->stat, from the raw frame */
+static void isp_frame_stats(struct isp_frame *f, u8 *mem)
+{
+	unsigned int w = f->width, h = f->height, y;
+
+	if (f->stat->type == &isp_h3a_aewb_type) {
+		pix_aewb_init((void *)mem, w, h);
+		for (y = 0; y < h; y++)
+			pix_aewb_line((void *)mem, y, f->raw + (size_t)y * w);
+	} else if (f->stat->type == &isp_h3a_af_type) {
+		pix_af_init((void *)mem, w, h);
+		for (y = 0; y < h; y++)
+			pix_af_line((void *)mem, y, f->raw + (size_t)y * w);
+	} else {
+		pix_hist_init((void *)mem, w, h);
+		for (y = 0; y < h; y++)
+			pix_hist_line((void *)mem, y, f->raw + (size_t)y * w);
+	}
+}
+
 /**
  * isp_frame_render() - render one frame of a capture node
  * @f: the node's frame program
  * @pix: the node's format
- * @mem: the buffer, @pix->sizeimage bytes
+ * @mem: the buffer, @pix->sizeimage bytes (for a metadata node, the size
+ *	of its statistics buffer)
  */
 void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
 		      u8 *mem)
@@ -303,6 +332,11 @@ void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
 		}
 		if (f->wb)
 			pix_wb_line(&wb, y, r, r, w);
+	}
+
+	if (f->stat) {
+		isp_frame_stats(f, mem);
+		return;
 	}
 
 	if (!f->preview) {

@@ -8,11 +8,6 @@
 
 #include "isp.h"
 
-enum {
-	AEWB_PAD_SINK,
-	AEWB_PADS_NUM
-};
-
 static const u32 h3a_aewb_codes[] = {
 	MEDIA_BUS_FMT_SGRBG10_1X10,
 	MEDIA_BUS_FMT_SGRBG8_1X8,
@@ -21,11 +16,14 @@ static const u32 h3a_aewb_codes[] = {
 const struct isp_block_type isp_h3a_aewb_type = {
 	.name = "OMAP3 ISP AEWB",
 	.function = MEDIA_ENT_F_PROC_VIDEO_STATISTICS,
-	.num_pads = AEWB_PADS_NUM,
+	.num_pads = ISP_STAT_PADS_NUM,
 	.pad_flags = {
-		[AEWB_PAD_SINK] = MEDIA_PAD_FL_SINK | MEDIA_PAD_FL_MUST_CONNECT,
+		[ISP_STAT_PAD_SINK] = MEDIA_PAD_FL_SINK | MEDIA_PAD_FL_MUST_CONNECT,
+		[ISP_STAT_PAD_SOURCE] = MEDIA_PAD_FL_SOURCE,
 	},
 	.codes = h3a_aewb_codes,
 	.num_codes = ARRAY_SIZE(h3a_aewb_codes),
 	.any_input = true,
+	.code_map = isp_stat_code_map,
+	.num_code_maps = ARRAY_SIZE(isp_stat_code_map),
 };

@@ -9,6 +9,12 @@
 
 #include "isp_pixel.h"
 
+#ifdef __KERNEL__
+#include <linux/string.h>
+#else
+#include <string.h>
+#endif
+
 static inline u32 pix_min(u32 a, u32 b)
 {
 	return a < b ? a : b;
@@ -363,4 +369,84 @@ void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 			out[4 * x + lc + 2 * i] = (a * (256 - f) + b * f) >> 8;
 		}
 	}
+}
+
+/* -----------------------------------------------------------------------------
+ * Statistics
+ */
+
+void pix_aewb_init(struct n900_isp_aewb *a, unsigned int width,
+		   unsigned int height)
+{
+	memset(a, 0, sizeof(*a));
+	a->frame_width = width;
+	a->frame_height = height;
+	a->win_width = (width / N900_AEWB_WIN_H) & ~1U;
+	a->win_height = (height / N900_AEWB_WIN_V) & ~1U;
+}
+
+void pix_aewb_line(struct n900_isp_aewb *a, unsigned int y, const u16 *line)
+{
+	unsigned int wy, wx, x;
+
+	if (!a->win_width || !a->win_height)
+		return;
+	wy = y / a->win_height;
+	if (wy >= N900_AEWB_WIN_V)
+		return;
+	for (wx = 0; wx < N900_AEWB_WIN_H; wx++) {
+		u32 *sum = a->sum[wy][wx];
+		unsigned int x0 = wx * a->win_width;
+
+		for (x = x0; x < x0 + a->win_width; x++)
+			sum[pix_site(x, y)] += line[x];
+	}
+}
+
+void pix_af_init(struct n900_isp_af *af, unsigned int width,
+		 unsigned int height)
+{
+	memset(af, 0, sizeof(*af));
+	af->frame_width = width;
+	af->frame_height = height;
+	af->win_width = (width / N900_AF_WIN_H) & ~1U;
+	af->win_height = (height / N900_AF_WIN_V) & ~1U;
+}
+
+/* green samples are at even x on even lines, odd x on odd lines */
+void pix_af_line(struct n900_isp_af *af, unsigned int y, const u16 *line)
+{
+	unsigned int wy, wx, x;
+
+	if (!af->win_width || !af->win_height)
+		return;
+	wy = y / af->win_height;
+	if (wy >= N900_AF_WIN_V)
+		return;
+	for (wx = 0; wx < N900_AF_WIN_H; wx++) {
+		unsigned int x0 = wx * af->win_width;
+		u32 e = 0;
+
+		for (x = x0 + 2 + (y & 1); x < x0 + af->win_width; x += 2)
+			e += line[x] > line[x - 2] ? line[x] - line[x - 2] :
+						     line[x - 2] - line[x];
+		af->focus[wy][wx] += e;
+		af->total += e;
+	}
+}
+
+void pix_hist_init(struct n900_isp_hist *hs, unsigned int width,
+		   unsigned int height)
+{
+	memset(hs, 0, sizeof(*hs));
+	hs->frame_width = width;
+	hs->frame_height = height;
+}
+
+void pix_hist_line(struct n900_isp_hist *hs, unsigned int y, const u16 *line)
+{
+	unsigned int x;
+
+	for (x = 0; x < hs->frame_width; x++)
+		hs->bins[pix_site(x, y)][(line[x] >> 4) & (N900_HIST_BINS - 1)]++;
 }

@@ -22,6 +22,8 @@
 #include <linux/types.h>
 #endif
 
+#include "n900-isp-stats.h"
+
 #define PIX_MAX_WIDTH		4096
 #define PIX_RAW_MAX		1023
 
@@ -172,5 +174,19 @@ unsigned int pix_resizer_src_line(const struct pix_resizer *r, unsigned int y);
 void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 		      const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
 		      unsigned int uyvy);
+
+/*
+ * Statistics of the raw frame at the CCDC video port (n900-isp-stats.h):
+ * *_init() for a frame of @width x @height, then one call per line.
+ */
+void pix_aewb_init(struct n900_isp_aewb *a, unsigned int width,
+		   unsigned int height);
+void pix_aewb_line(struct n900_isp_aewb *a, unsigned int y, const u16 *line);
+void pix_af_init(struct n900_isp_af *af, unsigned int width,
+		 unsigned int height);
+void pix_af_line(struct n900_isp_af *af, unsigned int y, const u16 *line);
+void pix_hist_init(struct n900_isp_hist *hs, unsigned int width,
+		   unsigned int height);
+void pix_hist_line(struct n900_isp_hist *hs, unsigned int y, const u16 *line);
 
 #endif /* N900_ISP_PIXEL_H */

@@ -14,6 +14,7 @@
 #include <media/videobuf2-vmalloc.h>
 
 #include "isp.h"
+#include "n900-isp-stats.h"
 #include "n900-power.h"
 
 /**
@@ -35,6 +36,15 @@ static const struct isp_video_format isp_video_formats[] = {
 	{ V4L2_PIX_FMT_SGRBG8, MEDIA_BUS_FMT_SGRBG8_1X8, 1, V4L2_COLORSPACE_RAW },
 	{ V4L2_PIX_FMT_YUYV, MEDIA_BUS_FMT_YUYV8_1X16, 2, V4L2_COLORSPACE_SRGB },
 	{ V4L2_PIX_FMT_UYVY, MEDIA_BUS_FMT_UYVY8_1X16, 2, V4L2_COLORSPACE_SRGB },
+};
+
+static const struct isp_meta_format isp_meta_formats[] = {
+	{ "aewb", V4L2_META_FMT_N900_AEWB, "N900 ISP AEWB statistics",
+	  sizeof(struct n900_isp_aewb) },
+	{ "af", V4L2_META_FMT_N900_AF, "N900 ISP AF statistics",
+	  sizeof(struct n900_isp_af) },
+	{ "hist", V4L2_META_FMT_N900_HIST, "N900 ISP histogram",
+	  sizeof(struct n900_isp_hist) },
 };
 
 /* The entry for @pixelformat, or NULL when the ISP has no such format. */
@@ -162,6 +172,8 @@ void isp_video_init_format(struct isp_video *video)
 	struct v4l2_subdev *sd;
 	unsigned int i;
 
+	if (video->meta)
+		return;
 	mutex_lock(&video->isp->mdev.graph_mutex);
 	remote = isp_video_remote_pad(video);
 	if (remote) {
@@ -269,6 +281,8 @@ static int isp_video_check_format(struct isp_video *video)
 	ret = v4l2_subdev_call_state_active(sd, pad, get_fmt, &fmt);
 	if (ret)
 		return -EPIPE;
+	if (video->meta)
+		return fmt.format.code == MEDIA_BUS_FMT_METADATA_FIXED ? 0 : -EPIPE;
 	if (fmt.format.code != f->code ||
 	    fmt.format.width != video->format.width ||
 	    fmt.format.height != video->format.height) {
@@ -523,6 +537,48 @@ static int isp_s_fmt(struct file *file, void *fh, struct v4l2_format *f)
 	return 0;
 }
 
+/* metadata capture nodes: one fixed format, the statistics buffer */
+static int isp_enum_fmt_meta(struct file *file, void *fh,
+			     struct v4l2_fmtdesc *f)
+{
+	struct isp_video *video = to_isp_video(file);
+
+	if (f->index || (f->mbus_code &&
+			 f->mbus_code != MEDIA_BUS_FMT_METADATA_FIXED))
+		return -EINVAL;
+	f->pixelformat = video->meta->dataformat;
+	strscpy(f->description, video->meta->description,
+		sizeof(f->description));
+	return 0;
+}
+
+static int isp_g_fmt_meta(struct file *file, void *fh, struct v4l2_format *f)
+{
+	struct isp_video *video = to_isp_video(file);
+
+	memset(&f->fmt.meta, 0, sizeof(f->fmt.meta));
+	f->fmt.meta.dataformat = video->meta->dataformat;
+	f->fmt.meta.buffersize = video->meta->buffersize;
+	return 0;
+}
+
+static const struct v4l2_ioctl_ops isp_meta_ioctl_ops = {
+	.vidioc_querycap = isp_querycap,
+	.vidioc_enum_fmt_meta_cap = isp_enum_fmt_meta,
+	.vidioc_g_fmt_meta_cap = isp_g_fmt_meta,
+	.vidioc_s_fmt_meta_cap = isp_g_fmt_meta,
+	.vidioc_try_fmt_meta_cap = isp_g_fmt_meta,
+	.vidioc_reqbufs = vb2_ioctl_reqbufs,
+	.vidioc_create_bufs = vb2_ioctl_create_bufs,
+	.vidioc_prepare_buf = vb2_ioctl_prepare_buf,
+	.vidioc_querybuf = vb2_ioctl_querybuf,
+	.vidioc_qbuf = vb2_ioctl_qbuf,
+	.vidioc_dqbuf = vb2_ioctl_dqbuf,
+	.vidioc_expbuf = vb2_ioctl_expbuf,
+	.vidioc_streamon = vb2_ioctl_streamon,
+	.vidioc_streamoff = vb2_ioctl_streamoff,
+};
+
 static const struct v4l2_ioctl_ops isp_video_ioctl_ops = {
 	.vidioc_querycap = isp_querycap,
 	.vidioc_enum_fmt_vid_cap = isp_enum_fmt,
@@ -597,7 +653,8 @@ static const struct media_entity_operations isp_video_entity_ops = {
  * @isp: the ISP the node belongs to
  * @video: the video node, zeroed
  * @fwnode: its DT node: "label" names it, "n900emu,direction" is
- *	"capture" or "output"
+ *	"capture" or "output", and the optional "n900emu,metadata" makes a
+ *	capture node a statistics (metadata) node
  *
  * Return: 0, or a negative errno after a dev_err() naming the node.
  */
@@ -606,7 +663,8 @@ int isp_video_init(struct isp_device *isp, struct isp_video *video,
 {
 	struct video_device *vdev = &video->vdev;
 	struct vb2_queue *q = &video->queue;
-	const char *label, *dir;
+	const char *label, *dir, *meta;
+	unsigned int i;
 	bool capture;
 	int ret;
 
@@ -621,6 +679,16 @@ int isp_video_init(struct isp_device *isp, struct isp_video *video,
 		return -EINVAL;
 	}
 	capture = !strcmp(dir, "capture");
+	if (!fwnode_property_read_string(fwnode, "n900emu,metadata", &meta)) {
+		for (i = 0; i < ARRAY_SIZE(isp_meta_formats); i++)
+			if (!strcmp(meta, isp_meta_formats[i].name))
+				video->meta = &isp_meta_formats[i];
+		if (!video->meta || !capture) {
+			dev_err(isp->dev, "%pfw: n900emu,metadata must be \"aewb\", \"af\" or \"hist\", on a capture node\n",
+				fwnode);
+			return -EINVAL;
+		}
+	}
 
 	video->isp = isp;
 	video->fwnode = fwnode;
@@ -630,8 +698,11 @@ int isp_video_init(struct isp_device *isp, struct isp_video *video,
 	video->format.width = ISP_DEF_WIDTH;
 	video->format.height = ISP_DEF_HEIGHT;
 	fill_pix_format(&video->format, &isp_video_formats[0]);
+	if (video->meta)
+		video->format.sizeimage = video->meta->buffersize;
 
-	q->type = capture ? V4L2_BUF_TYPE_VIDEO_CAPTURE :
+	q->type = video->meta ? V4L2_BUF_TYPE_META_CAPTURE :
+		  capture ? V4L2_BUF_TYPE_VIDEO_CAPTURE :
 			    V4L2_BUF_TYPE_VIDEO_OUTPUT;
 	q->io_modes = VB2_MMAP | VB2_DMABUF;
 	q->drv_priv = video;
@@ -655,14 +726,16 @@ int isp_video_init(struct isp_device *isp, struct isp_video *video,
 
 	strscpy(vdev->name, label, sizeof(vdev->name));
 	vdev->fops = &isp_video_fops;
-	vdev->ioctl_ops = &isp_video_ioctl_ops;
+	vdev->ioctl_ops = video->meta ? &isp_meta_ioctl_ops :
+					&isp_video_ioctl_ops;
 	vdev->release = video_device_release_empty;
 	vdev->v4l2_dev = &isp->v4l2_dev;
 	vdev->queue = q;
 	vdev->lock = &video->lock;
 	vdev->vfl_dir = capture ? VFL_DIR_RX : VFL_DIR_TX;
 	vdev->device_caps = V4L2_CAP_STREAMING | V4L2_CAP_IO_MC |
-			    (capture ? V4L2_CAP_VIDEO_CAPTURE :
+			    (video->meta ? V4L2_CAP_META_CAPTURE :
+			     capture ? V4L2_CAP_VIDEO_CAPTURE :
 				       V4L2_CAP_VIDEO_OUTPUT);
 	video_set_drvdata(vdev, video);
 	return 0;

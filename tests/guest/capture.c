@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * capture VIDEO FRAMES OUT: stream FRAMES frames from a capture node with
- * its current format (4 MMAP buffers) and write them, one after the other,
- * to OUT. Fails (exit 1, with a message) when a frame's sequence number is
+ * capture VIDEO FRAMES OUT: stream FRAMES frames from a capture node (video
+ * or metadata) with its current format (4 MMAP buffers) and write them, one
+ * after the other, to OUT. Fails (exit 1, with a message) when a frame's sequence number is
  * not the previous one plus one, when its payload is not the format's
  * sizeimage, or when an ioctl fails. Prints one line per frame:
  *
@@ -30,7 +30,9 @@ int main(int argc, char **argv)
 {
 	enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	struct v4l2_requestbuffers req = { 0 };
+	struct v4l2_capability cap = { 0 };
 	struct v4l2_format fmt = { 0 };
+	unsigned int size;
 	void *mem[NBUF];
 	unsigned int i, n, frames;
 	long last = -1;
@@ -48,9 +50,15 @@ int main(int argc, char **argv)
 	out = fopen(argv[3], "w");
 	if (!out)
 		fail(argv[3]);
+	if (ioctl(fd, VIDIOC_QUERYCAP, &cap) < 0)
+		fail("VIDIOC_QUERYCAP");
+	if (cap.device_caps & V4L2_CAP_META_CAPTURE)
+		type = V4L2_BUF_TYPE_META_CAPTURE;
 	fmt.type = type;
 	if (ioctl(fd, VIDIOC_G_FMT, &fmt) < 0)
 		fail("VIDIOC_G_FMT");
+	size = type == V4L2_BUF_TYPE_META_CAPTURE ? fmt.fmt.meta.buffersize :
+						    fmt.fmt.pix.sizeimage;
 	req.count = NBUF;
 	req.type = type;
 	req.memory = V4L2_MEMORY_MMAP;
@@ -84,9 +92,9 @@ int main(int argc, char **argv)
 			       buf.sequence, last);
 			return 1;
 		}
-		if (buf.bytesused != fmt.fmt.pix.sizeimage) {
-			printf("capture: payload %u, sizeimage %u\n",
-			       buf.bytesused, fmt.fmt.pix.sizeimage);
+		if (buf.bytesused != size) {
+			printf("capture: payload %u, format size %u\n",
+			       buf.bytesused, size);
 			return 1;
 		}
 		last = buf.sequence;

@@ -3,8 +3,9 @@
 # /etc/n900/frames.spec (tests/frames.spec), set the baseline controls,
 # reset the links, configure the path, capture 8 frames (capture.c checks
 # sequence numbers and payloads), and compare each frame's MD5 with the one
-# the host reference model computed (/etc/n900/frames.expected). One KTAP
-# result per case.
+# the host reference model computed (/etc/n900/frames.expected). A "stats"
+# case does the same with the buffers of a statistics (metadata) node. One
+# KTAP result per case.
 T=/usr/lib/n900/tests
 SPEC=/etc/n900/frames.spec
 EXPECTED=/etc/n900/frames.expected
@@ -49,11 +50,15 @@ capture() { # ENTITY W H FOURCC
 		err="set format: $out"
 		return
 	fi
-	size=$(v4l2-ctl -d "$dev" --get-fmt-video | sed -n 's/.*Size Image *: *//p')
-	if ! log=$("$T/capture" "$dev" $FRAMES /tmp/frames.bin); then
+	grab "$dev"
+}
+
+grab() { # DEVICE: capture, and compare every frame with the model's
+	if ! log=$("$T/capture" "$1" $FRAMES /tmp/frames.bin); then
 		err="capture: $(echo "$log" | tail -n 1)"
 		return
 	fi
+	size=$(($(wc -c </tmp/frames.bin) / FRAMES))
 	want=$(sed -n "s/^$name //p" $EXPECTED)
 	f=0
 	while [ $f -lt $FRAMES ]; do
@@ -89,6 +94,9 @@ while IFS= read -r line; do
 		;;
 	"capture "*)
 		[ -n "$err" ] || capture "${line#capture }"
+		;;
+	"stats "*)
+		[ -n "$err" ] || grab "$(node "${line#stats }")"
 		;;
 	esac
 done <$SPEC

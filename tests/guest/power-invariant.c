@@ -359,9 +359,11 @@ int main(int argc, char **argv)
 			ok = 0;
 		}
 	}
-	for (i = 0; i < n_ents; i++)
+	for (i = 0; i < n_ents; i++) {
 		if (ents[i].open_fd >= 0)
 			close(ents[i].open_fd);
+		ents[i].open_fd = -1;
+	}
 	if (ok && check(step, "all closed"))
 		ok = 0;
 	printf("# %u steps done, %u video open/close, %u refused enables (EBUSY)\n",

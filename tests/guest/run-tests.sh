@@ -40,6 +40,7 @@ if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/stream-validate.sh"
 	suite "$T/kunit.sh"
 	suite "$T/frames.sh"
+	suite "$T/af-sweep.sh"
 fi
 
 # a generated stress topology (./build.sh test boots chain-64 for it)

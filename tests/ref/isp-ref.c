@@ -15,8 +15,9 @@
  *   -k LEVEL      CCDC black level (default 0)
  *   -l STRENGTH   lens shading on, with this strength (default off)
  *   -w D,GR,R,B,GB  white balance gains: digital U10Q8, channels U8Q5
- *   -o OUTPUT     raw10, raw8 (CCDC), yuyv, uyvy (preview) or
- *                 resizer-yuyv, resizer-uyvy (default raw10)
+ *   -o OUTPUT     raw10, raw8 (CCDC), yuyv, uyvy (preview),
+ *                 resizer-yuyv, resizer-uyvy, or the statistics buffers
+ *                 aewb, af, hist (n900-isp-stats.h) (default raw10)
  *   -c L,T,W,H    the CCDC output formatter's crop (raw10, raw8)
  *   -r WxH        resizer output size (default: the input size)
  *   -n FRAMES     frames to write (default 1)
@@ -36,7 +37,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: isp-ref [-s WxH] [-p scene|bars|gradient] [-e EXP] [-E EXP] [-g GAIN]\n"
 		"               [-f FOCUS] [-k BLACK] [-l STRENGTH] [-w D,GR,R,B,GB]\n"
-		"               [-o raw10|raw8|yuyv|uyvy|resizer-yuyv|resizer-uyvy]\n"
+		"               [-o raw10|raw8|yuyv|uyvy|resizer-yuyv|resizer-uyvy|aewb|af|hist]\n"
 		"               [-c L,T,W,H] [-r WxH] [-n FRAMES]\n");
 	exit(2);
 }
@@ -80,7 +81,10 @@ int main(int argc, char **argv)
 	struct pix_resizer rsz = { 0 };
 	const char *output = "raw10";
 	unsigned int frames = 1, w, h, y, f, yuv, resize, uyvy;
-	unsigned int cl = 0, ct = 0, cw = 0, ch = 0;
+	unsigned int cl = 0, ct = 0, cw = 0, ch = 0, stat;
+	static struct n900_isp_aewb aewb;
+	static struct n900_isp_af af;
+	static struct n900_isp_hist hist;
 	u16 *raw, *line;
 	u8 *yuvbuf, *out, *tmp;
 	int opt;
@@ -144,7 +148,9 @@ int main(int argc, char **argv)
 	}
 	w = scene.width;
 	h = scene.height;
-	yuv = strcmp(output, "raw10") && strcmp(output, "raw8");
+	stat = !strcmp(output, "aewb") || !strcmp(output, "af") ||
+	       !strcmp(output, "hist");
+	yuv = strcmp(output, "raw10") && strcmp(output, "raw8") && !stat;
 	resize = !strncmp(output, "resizer-", 8);
 	uyvy = !strcmp(output, "uyvy") || !strcmp(output, "resizer-uyvy");
 	if (yuv && !resize && strcmp(output, "yuyv") && !uyvy)
@@ -187,6 +193,23 @@ int main(int argc, char **argv)
 				continue;
 			pix_lsc_line(&lsc, y, r, line);
 			pix_wb_line(&wb, y, line, r, w);
+		}
+		if (stat) {
+			pix_aewb_init(&aewb, w, h);
+			pix_af_init(&af, w, h);
+			pix_hist_init(&hist, w, h);
+			for (y = 0; y < h; y++) {
+				pix_aewb_line(&aewb, y, raw + (size_t)y * w);
+				pix_af_line(&af, y, raw + (size_t)y * w);
+				pix_hist_line(&hist, y, raw + (size_t)y * w);
+			}
+			if (!strcmp(output, "aewb"))
+				put(&aewb, sizeof(aewb));
+			else if (!strcmp(output, "af"))
+				put(&af, sizeof(af));
+			else
+				put(&hist, sizeof(hist));
+			continue;
 		}
 		if (!strcmp(output, "raw10")) {
 			for (y = ct; y < ct + ch; y++)
