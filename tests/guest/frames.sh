@@ -5,7 +5,8 @@
 # sequence numbers and payloads), and compare each frame's MD5 with the one
 # the host reference model computed (/etc/n900/frames.expected). A "stats"
 # case does the same with the buffers of a statistics (metadata) node. One
-# KTAP result per case.
+# KTAP result per case. "frames.sh FIRST LAST" runs only cases FIRST to
+# LAST (1-based), so that the test guests can share them.
 T=/usr/lib/n900/tests
 SPEC=/etc/n900/frames.spec
 EXPECTED=/etc/n900/frames.expected
@@ -20,16 +21,21 @@ set_ctrls() {
 	v4l2-ctl -d "$(node "$ent")" --set-ctrl "$ctrls" 2>&1
 }
 
-n=$(grep -c '^case ' $SPEC)
+total=$(grep -c '^case ' $SPEC)
+first=${1:-1}
+last=${2:-$total}
+[ "$last" -le "$total" ] || last=$total
 echo "KTAP version 1"
-echo "1..$n"
+echo "1..$((last - first + 1))"
 i=0
+k=0
 name=
 err=
 baseline=$(sed -n 's/^baseline //p' $SPEC)
 
 finish() { # report the case that ends here
 	[ -n "$name" ] || return 0
+	[ -z "$skip" ] || return 0
 	i=$((i + 1))
 	if [ -z "$err" ]; then
 		echo "ok $i frames.$name"
@@ -39,7 +45,30 @@ finish() { # report the case that ends here
 	fi
 }
 
-capture() { # ENTITY W H FOURCC
+# "capture& ENTITY W H FOURCC": set the format and start capturing in the
+# background; the next "capture" runs alongside it, then this one is
+# checked against the case's "ref&" frame.
+bg_pid=
+capture_bg() {
+	if setfmt "$1"; then
+		"$T/capture" "$dev" $FRAMES /tmp/frames-bg.bin >/tmp/frames-bg.log &
+		bg_pid=$!
+	fi
+}
+
+check_bg() {
+	[ -n "$bg_pid" ] || return 0
+	if ! wait $bg_pid; then
+		err="background capture: $(tail -n 1 /tmp/frames-bg.log)"
+	elif [ -z "$err" ]; then
+		mv /tmp/frames-bg.bin /tmp/frames.bin
+		check "$name&" "$(cat /tmp/frames-bg.log)"
+	fi
+	bg_pid=
+	rm -f /tmp/frames-bg.bin /tmp/frames-bg.log /tmp/frames.bin
+}
+
+setfmt() { # ENTITY W H FOURCC: sets dev, or err
 	fourcc=$(echo "$1" | awk '{ print $NF }')
 	h=$(echo "$1" | awk '{ print $(NF - 1) }')
 	w=$(echo "$1" | awk '{ print $(NF - 2) }')
@@ -48,9 +77,12 @@ capture() { # ENTITY W H FOURCC
 	out=$(v4l2-ctl -d "$dev" --set-fmt-video="width=$w,height=$h,pixelformat=$fourcc" 2>&1)
 	if echo "$out" | grep -qiE 'failed|error|returned -1'; then
 		err="set format: $out"
-		return
+		return 1
 	fi
-	grab "$dev"
+}
+
+capture() { # ENTITY W H FOURCC
+	setfmt "$1" && grab "$dev"
 }
 
 grab() { # DEVICE: capture, and compare every frame with the model's
@@ -58,8 +90,14 @@ grab() { # DEVICE: capture, and compare every frame with the model's
 		err="capture: $(echo "$log" | tail -n 1)"
 		return
 	fi
+	check "$name" "$log"
+	check_bg
+}
+
+check() { # EXPECTED-NAME CAPTURE-LOG: the frames in /tmp/frames.bin
+	log=$2
 	size=$(($(wc -c </tmp/frames.bin) / FRAMES))
-	want=$(sed -n "s/^$name //p" $EXPECTED)
+	want=$(sed -n "s/^$1 //p" $EXPECTED)
 	f=0
 	while [ $f -lt $FRAMES ]; do
 		got=$(dd if=/tmp/frames.bin bs="$size" skip=$f count=1 2>/dev/null | md5sum | cut -d' ' -f1)
@@ -69,7 +107,7 @@ grab() { # DEVICE: capture, and compare every frame with the model's
 		fi
 		f=$((f + 1))
 	done
-	echo "# $name: $FRAMES frames of $size bytes, sequence $(echo "$log" | sed -n '1s/.*sequence \([0-9]*\).*/\1/p')..$(echo "$log" | sed -n '$s/.*sequence \([0-9]*\).*/\1/p'), md5 $want"
+	echo "# $1: $FRAMES frames of $size bytes, sequence $(echo "$log" | sed -n '1s/.*sequence \([0-9]*\).*/\1/p')..$(echo "$log" | sed -n '$s/.*sequence \([0-9]*\).*/\1/p'), md5 $want"
 	rm -f /tmp/frames.bin
 }
 
@@ -79,9 +117,18 @@ while IFS= read -r line; do
 		finish
 		name=${line#case }
 		err=
+		k=$((k + 1))
+		skip=
+		if [ $k -lt "$first" ] || [ $k -gt "$last" ]; then
+			skip=1
+			continue
+		fi
 		echo "$baseline" | while IFS= read -r b; do set_ctrls "$b" >/dev/null; done
 		media-ctl -r
 		;;
+	*) [ -z "$skip" ] || continue ;;
+	esac
+	case $line in
 	"link "*)
 		out=$(media-ctl -l "${line#link }" 2>&1) || err="media-ctl -l ${line#link }: $out"
 		;;
@@ -91,6 +138,9 @@ while IFS= read -r line; do
 	"ctrl "*)
 		out=$(set_ctrls "${line#ctrl }")
 		[ -z "$out" ] || err="set-ctrl ${line#ctrl }: $out"
+		;;
+	"capture& "*)
+		[ -n "$err" ] || capture_bg "${line#capture& }"
 		;;
 	"capture "*)
 		[ -n "$err" ] || capture "${line#capture }"

@@ -34,12 +34,13 @@ if [ "$shard" = all ] || [ "$shard" = 1 ]; then
 	suite "$T/power-invariant" /dev/media0 2000 20261203
 	suite "$T/probe-order.sh"
 	suite "$T/power.sh"
+	suite "$T/frames.sh" 8 99
 fi
 if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/recipes.sh" /etc/n900/recipes
 	suite "$T/stream-validate.sh"
 	suite "$T/kunit.sh"
-	suite "$T/frames.sh"
+	suite "$T/frames.sh" 1 7
 	suite "$T/af-sweep.sh"
 fi
 
