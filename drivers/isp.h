@@ -220,6 +220,8 @@ void isp_debugfs_root_cleanup(void);
 
 /* isp_entity.c */
 struct isp_block *isp_block_of(struct media_entity *entity);
+void isp_block_source_rect(struct isp_block *block, unsigned int pad,
+			   struct v4l2_rect *r);
 struct media_entity *isp_find_entity(struct isp_device *isp,
 				     struct fwnode_handle *fwnode);
 int isp_create_links(struct isp_device *isp, struct media_entity *entity,

@@ -86,45 +86,44 @@ static u32 source_code(const struct isp_block_type *type, unsigned int pad,
 }
 
 /*
- * The input of the source pads: the crop rectangle on the sink pad when the
- * block crops there, the sink format otherwise.
+ * The part of the sink frame that source pad @pad outputs, in @r. A source
+ * pad that crops outputs its own crop rectangle: true. Any other source pad
+ * takes the crop rectangle on the sink pad when the block crops there, the
+ * whole sink frame otherwise, and scales (or passes) it: false.
  */
-static void source_input(const struct isp_block_type *type,
-			 struct v4l2_subdev_state *state, u32 *width,
-			 u32 *height)
+static bool source_rect(const struct isp_block_type *type,
+			struct v4l2_subdev_state *state, unsigned int pad,
+			struct v4l2_rect *r)
 {
 	const struct v4l2_mbus_framefmt *sink;
-	const struct v4l2_rect *crop;
 
+	if (type->crop_pads & BIT(pad)) {
+		*r = *v4l2_subdev_state_get_crop(state, pad);
+		return true;
+	}
 	if (type->crop_pads & BIT(ISP_PAD_SINK)) {
-		crop = v4l2_subdev_state_get_crop(state, ISP_PAD_SINK);
-		*width = crop->width;
-		*height = crop->height;
+		*r = *v4l2_subdev_state_get_crop(state, ISP_PAD_SINK);
 	} else {
 		sink = v4l2_subdev_state_get_format(state, ISP_PAD_SINK);
-		*width = sink->width;
-		*height = sink->height;
+		*r = (struct v4l2_rect){ 0, 0, sink->width, sink->height };
 	}
+	return false;
 }
 
-/*
- * A source pad that crops outputs its crop rectangle: true, with its size.
- * Any other source pad scales (or passes) the input: false.
+/**
+ * isp_block_source_rect() - the input region of a block's source pad
+ * @block: the block
+ * @pad: one of its source pads
+ * @r: the part of the sink frame @pad outputs (ACTIVE state)
  */
-static bool source_cropped(const struct isp_block_type *type,
-			   struct v4l2_subdev_state *state, unsigned int pad,
-			   u32 *width, u32 *height)
+void isp_block_source_rect(struct isp_block *block, unsigned int pad,
+			   struct v4l2_rect *r)
 {
-	const struct v4l2_rect *crop;
+	struct v4l2_subdev_state *state;
 
-	if (!(type->crop_pads & BIT(pad))) {
-		source_input(type, state, width, height);
-		return false;
-	}
-	crop = v4l2_subdev_state_get_crop(state, pad);
-	*width = crop->width;
-	*height = crop->height;
-	return true;
+	state = v4l2_subdev_lock_and_get_active_state(&block->sd);
+	source_rect(block->type, state, pad, r);
+	v4l2_subdev_unlock_state(state);
 }
 
 /* Set source pad @pad as close to @code, @width x @height as it can be. */
@@ -134,8 +133,9 @@ static void update_source(struct isp_block *block,
 {
 	const struct isp_block_type *type = block->type;
 	const struct v4l2_mbus_framefmt *sink;
+	struct v4l2_rect in;
 	unsigned int i;
-	u32 c, pick, in_width, in_height;
+	u32 c, pick;
 
 	sink = v4l2_subdev_state_get_format(state, ISP_PAD_SINK);
 	pick = source_code(type, pad, sink->code, 0);
@@ -143,12 +143,11 @@ static void update_source(struct isp_block *block,
 		if (c == code)
 			pick = c;
 
-	if (source_cropped(type, state, pad, &in_width, &in_height) ||
-	    !type->source_size) {
-		width = in_width;
-		height = in_height;
+	if (source_rect(type, state, pad, &in) || !type->source_size) {
+		width = in.width;
+		height = in.height;
 	} else {
-		type->source_size(in_width, in_height, &width, &height);
+		type->source_size(in.width, in.height, &width, &height);
 	}
 	fill_format(v4l2_subdev_state_get_format(state, pad), pick, width,
 		    height);
@@ -224,9 +223,10 @@ static int block_enum_frame_size(struct v4l2_subdev *sd,
 {
 	const struct isp_block_type *type = to_isp_block(sd)->type;
 	const struct v4l2_mbus_framefmt *sink;
+	struct v4l2_rect in;
 	unsigned int i;
-	u32 c, in_width, in_height;
 	bool cropped;
+	u32 c;
 
 	if (fse->index)
 		return -EINVAL;
@@ -248,19 +248,19 @@ static int block_enum_frame_size(struct v4l2_subdev *sd,
 	if (!c)
 		return -EINVAL;
 
-	cropped = source_cropped(type, state, fse->pad, &in_width, &in_height);
-	fse->min_width = in_width;
-	fse->min_height = in_height;
-	fse->max_width = in_width;
-	fse->max_height = in_height;
+	cropped = source_rect(type, state, fse->pad, &in);
+	fse->min_width = in.width;
+	fse->min_height = in.height;
+	fse->max_width = in.width;
+	fse->max_height = in.height;
 	if (type->source_size && !cropped) {
 		fse->min_width = 1;
 		fse->min_height = 1;
-		type->source_size(in_width, in_height, &fse->min_width,
+		type->source_size(in.width, in.height, &fse->min_width,
 				  &fse->min_height);
 		fse->max_width = U32_MAX;
 		fse->max_height = U32_MAX;
-		type->source_size(in_width, in_height, &fse->max_width,
+		type->source_size(in.width, in.height, &fse->max_width,
 				  &fse->max_height);
 	}
 	return 0;
@@ -497,10 +497,12 @@ const struct isp_code_map isp_stat_code_map[2] = {
  */
 struct isp_block *isp_block_of(struct media_entity *entity)
 {
-	if (entity->ops != &block_entity_ops &&
-	    entity->ops != &block_any_input_entity_ops)
+	struct v4l2_subdev *sd;
+
+	if (!is_media_entity_v4l2_subdev(entity))
 		return NULL;
-	return to_isp_block(media_entity_to_v4l2_subdev(entity));
+	sd = media_entity_to_v4l2_subdev(entity);
+	return sd->internal_ops == &block_internal_ops ? to_isp_block(sd) : NULL;
 }
 
 /* -----------------------------------------------------------------------------

@@ -34,6 +34,7 @@
  * @wb: white balance, when on the path
  * @preview: preview, when on the path
  * @resizer: resizer, when on the path
+ * @resizer_pad: the resizer source pad the path leaves by
  * @stat: the statistics engine a metadata node takes its buffers from
  * @width: sensor frame width
  * @height: sensor frame height
@@ -58,6 +59,7 @@ struct isp_frame {
 	struct isp_block *wb;
 	struct isp_block *preview;
 	struct isp_block *resizer;
+	unsigned int resizer_pad;
 	struct isp_block *stat;
 	unsigned int width;
 	unsigned int height;
@@ -124,14 +126,12 @@ static struct media_pad *upstream(struct media_entity *entity)
 }
 
 static void get_format(struct v4l2_subdev *sd, unsigned int pad,
-		       struct v4l2_mbus_framefmt *fmt, struct v4l2_rect *crop)
+		       struct v4l2_mbus_framefmt *fmt)
 {
 	struct v4l2_subdev_state *state;
 
 	state = v4l2_subdev_lock_and_get_active_state(sd);
 	*fmt = *v4l2_subdev_state_get_format(state, pad);
-	if (crop)
-		*crop = *v4l2_subdev_state_get_crop(state, pad);
 	v4l2_subdev_unlock_state(state);
 }
 
@@ -160,6 +160,7 @@ static bool isp_frame_walk(struct isp_video *video, struct isp_frame *f)
 			f->preview = block;
 		} else if (block && block->type == &isp_resizer_type) {
 			f->resizer = block;
+			f->resizer_pad = pad->index;
 		} else if (block && (block->type == &isp_h3a_aewb_type ||
 				     block->type == &isp_h3a_af_type ||
 				     block->type == &isp_hist_type)) {
@@ -191,22 +192,18 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
 		return NULL;
 	}
 
-	get_format(f->sensor, 0, &fmt, NULL);
+	get_format(f->sensor, 0, &fmt);
 	f->width = clamp_t(u32, fmt.width & ~1U, 2, PIX_MAX_WIDTH);
 	f->height = clamp_t(u32, fmt.height, 2, PIX_MAX_WIDTH);
 	f->crop = (struct v4l2_rect){ 0, 0, f->width, f->height };
 	if (f->ccdc) {
-		get_format(&f->ccdc->sd, f->ccdc_pad, &fmt,
-			   f->ccdc->type->crop_pads & BIT(f->ccdc_pad) ?
-			   &f->crop : NULL);
+		get_format(&f->ccdc->sd, f->ccdc_pad, &fmt);
 		f->raw8 = fmt.code == MEDIA_BUS_FMT_SGRBG8_1X8;
+		isp_block_source_rect(f->ccdc, f->ccdc_pad, &f->crop);
 	}
 	f->uyvy = video->format.pixelformat == V4L2_PIX_FMT_UYVY;
 	if (f->resizer) {
-		get_format(&f->resizer->sd, 0, &fmt, &f->rsz_crop);
-		if (!(f->resizer->type->crop_pads & BIT(0)))
-			f->rsz_crop = (struct v4l2_rect){ 0, 0, fmt.width,
-							  fmt.height };
+		isp_block_source_rect(f->resizer, f->resizer_pad, &f->rsz_crop);
 		f->rsz.in_w = f->rsz_crop.width;
 		f->rsz.in_h = f->rsz_crop.height;
 		f->rsz.out_w = video->format.width;
@@ -326,10 +323,8 @@ void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
 
 		pix_sensor_line(f->scene, y, f->line);
 		pix_ccdc_line(&ccdc, f->line, r, w);
-		if (f->lsc) {
-			pix_lsc_line(f->pix_lsc, y, r, f->line);
-			memcpy(r, f->line, w * sizeof(*r));
-		}
+		if (f->pix_lsc->enable)
+			pix_lsc_line(f->pix_lsc, y, r, r);
 		if (f->wb)
 			pix_wb_line(&wb, y, r, r, w);
 	}

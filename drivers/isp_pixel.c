@@ -272,21 +272,19 @@ void pix_preview_line(const u16 *above, const u16 *line, const u16 *below,
 		/* mirrored at the edges: same colour two samples in */
 		unsigned int xl = x ? x - 1 : 1;
 		unsigned int xr = x + 1 < width ? x + 1 : x - 1;
-		u32 c = line[x], h = avg2(line[xl], line[xr]);
-		u32 vv = avg2(above[x], below[x]);
-		u32 r, g, b;
+		u32 c = line[x], r, g, b;
 		s32 rr, gg, bb;
 
 		switch (pix_site(x, y)) {
 		case PIX_GR:
 			g = c;
-			r = h;
-			b = vv;
+			r = avg2(line[xl], line[xr]);
+			b = avg2(above[x], below[x]);
 			break;
 		case PIX_GB:
 			g = c;
-			b = h;
-			r = vv;
+			b = avg2(line[xl], line[xr]);
+			r = avg2(above[x], below[x]);
 			break;
 		case PIX_R:
 			r = c;

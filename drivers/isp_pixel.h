@@ -121,6 +121,7 @@ struct pix_lsc {
 };
 
 void pix_lsc_prepare(struct pix_lsc *l);
+/* @in and @out may be the same line (so may they for pix_wb_line()) */
 void pix_lsc_line(const struct pix_lsc *l, unsigned int y, const u16 *in,
 		  u16 *out);
 

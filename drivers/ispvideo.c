@@ -537,6 +537,18 @@ static int isp_s_fmt(struct file *file, void *fh, struct v4l2_format *f)
 	return 0;
 }
 
+/* buffer and streaming ioctls: vb2 does them for every kind of node */
+#define ISP_VB2_IOCTL_OPS					\
+	.vidioc_reqbufs = vb2_ioctl_reqbufs,			\
+	.vidioc_create_bufs = vb2_ioctl_create_bufs,		\
+	.vidioc_prepare_buf = vb2_ioctl_prepare_buf,		\
+	.vidioc_querybuf = vb2_ioctl_querybuf,			\
+	.vidioc_qbuf = vb2_ioctl_qbuf,				\
+	.vidioc_dqbuf = vb2_ioctl_dqbuf,			\
+	.vidioc_expbuf = vb2_ioctl_expbuf,			\
+	.vidioc_streamon = vb2_ioctl_streamon,			\
+	.vidioc_streamoff = vb2_ioctl_streamoff
+
 /* metadata capture nodes: one fixed format, the statistics buffer */
 static int isp_enum_fmt_meta(struct file *file, void *fh,
 			     struct v4l2_fmtdesc *f)
@@ -568,15 +580,7 @@ static const struct v4l2_ioctl_ops isp_meta_ioctl_ops = {
 	.vidioc_g_fmt_meta_cap = isp_g_fmt_meta,
 	.vidioc_s_fmt_meta_cap = isp_g_fmt_meta,
 	.vidioc_try_fmt_meta_cap = isp_g_fmt_meta,
-	.vidioc_reqbufs = vb2_ioctl_reqbufs,
-	.vidioc_create_bufs = vb2_ioctl_create_bufs,
-	.vidioc_prepare_buf = vb2_ioctl_prepare_buf,
-	.vidioc_querybuf = vb2_ioctl_querybuf,
-	.vidioc_qbuf = vb2_ioctl_qbuf,
-	.vidioc_dqbuf = vb2_ioctl_dqbuf,
-	.vidioc_expbuf = vb2_ioctl_expbuf,
-	.vidioc_streamon = vb2_ioctl_streamon,
-	.vidioc_streamoff = vb2_ioctl_streamoff,
+	ISP_VB2_IOCTL_OPS,
 };
 
 static const struct v4l2_ioctl_ops isp_video_ioctl_ops = {
@@ -589,15 +593,7 @@ static const struct v4l2_ioctl_ops isp_video_ioctl_ops = {
 	.vidioc_g_fmt_vid_out = isp_g_fmt,
 	.vidioc_s_fmt_vid_out = isp_s_fmt,
 	.vidioc_try_fmt_vid_out = isp_try_fmt,
-	.vidioc_reqbufs = vb2_ioctl_reqbufs,
-	.vidioc_create_bufs = vb2_ioctl_create_bufs,
-	.vidioc_prepare_buf = vb2_ioctl_prepare_buf,
-	.vidioc_querybuf = vb2_ioctl_querybuf,
-	.vidioc_qbuf = vb2_ioctl_qbuf,
-	.vidioc_dqbuf = vb2_ioctl_dqbuf,
-	.vidioc_expbuf = vb2_ioctl_expbuf,
-	.vidioc_streamon = vb2_ioctl_streamon,
-	.vidioc_streamoff = vb2_ioctl_streamoff,
+	ISP_VB2_IOCTL_OPS,
 };
 
 /*
