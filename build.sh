@@ -412,10 +412,13 @@ build_guest_tests() {
 
 # frames_expected OUT: the host reference model (tests/ref/isp-ref.c, built
 # from the driver's own drivers/isp_pixel.c) computes the frame of every
-# case of tests/frames.spec; OUT gets "CASE MD5" lines for the guest.
+# case of tests/frames.spec; OUT gets "CASE MD5" lines for the guest, and
+# $BUILD/frames-input the input frames of the memory-to-memory cases.
 frames_expected() {
-	local out=$1 ref=$BUILD/isp-ref name='' md5
+	local out=$1 ref=$BUILD/isp-ref name='' md5 dir=$BUILD/frames-input file
 	local -a args
+	rm -rf "$dir"
+	mkdir -p "$dir"
 	step "reference frames: tests/ref/isp-ref on the cases of tests/frames.spec"
 	gcc -O2 -Wall -Wextra -Werror -include "$TOP/tests/ref/kcompat.h" -o "$ref" \
 		"$TOP/tests/ref/isp-ref.c" "$TOP/drivers/isp_pixel.c" ||
@@ -424,9 +427,15 @@ frames_expected() {
 	while IFS= read -r line; do
 		case $line in
 		"case "*) name=${line#case } ;;
+		"input "*)
+			read -r -a args <<<"${line#input }"
+			file=${args[0]}
+			(cd "$dir" && "$ref" "${args[@]:1}" >"$file") ||
+				die "tests/ref/isp-ref failed on the input of case $name of tests/frames.spec"
+			;;
 		"ref "* | "ref& "*)
 			read -r -a args <<<"${line#* }"
-			md5=$("$ref" "${args[@]}" | md5sum) ||
+			md5=$(cd "$dir" && "$ref" "${args[@]}" | md5sum) ||
 				die "tests/ref/isp-ref failed on case $name of tests/frames.spec"
 			if [[ $line == "ref& "* ]]; then
 				echo "$name& ${md5%% *}" >>"$out"
@@ -475,6 +484,7 @@ make_rootfs() {
 	cp -a "$TOP/tests/guest/"*.sh "$root/usr/lib/n900/tests/"
 	cp "$BUILD/dt/topology.expected" "$TOP/tests/controls.spec" \
 		"$TOP/tests/frames.spec" "$BUILD/tests/frames.expected" "$root/etc/n900/"
+	cp "$BUILD/frames-input/"* "$root/etc/n900/"
 	# README's media-ctl recipes, run verbatim by tests/guest/recipes.sh
 	sed -n '/<!-- recipes:begin -->/,/<!-- recipes:end -->/p' "$TOP/README.md" |
 		sed -e '/^<!--/d' -e '/^```/d' >"$root/etc/n900/recipes"

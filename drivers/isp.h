@@ -158,8 +158,13 @@ struct isp_buffer {
  * @dmaqueue: buffers queued by userspace, not yet processed
  * @thread: the frame thread while streaming
  * @frame: what the frame thread renders (isp_frame.c), NULL for a node
- *	whose path does not start at a sensor
+ *	whose path starts at no source
  * @sequence: sequence number of the next frame
+ * @feed_lock: serialises taking a buffer of this (output) node, returning
+ *	its buffers, and @feeding and @sequence while it streams
+ * @feeding: the number of streaming capture nodes whose memory-to-memory
+ *	path starts at this output node; it consumes no buffer of its own
+ *	while there are any
  */
 struct isp_video {
 	struct video_device vdev;
@@ -175,6 +180,8 @@ struct isp_video {
 	struct task_struct *thread;
 	struct isp_frame *frame;
 	u32 sequence;
+	struct mutex feed_lock;		/* input buffers, feeding, sequence */
+	unsigned int feeding;
 };
 
 /**
@@ -249,7 +256,9 @@ struct isp_frame;
 struct isp_frame *isp_frame_create(struct isp_video *video);
 void isp_frame_destroy(struct isp_frame *f);
 void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
-		      u8 *mem);
+		      u8 *mem, const u8 *in);
+struct isp_video *isp_frame_input(struct isp_frame *f);
+size_t isp_frame_input_size(struct isp_frame *f);
 
 /* ispvideo.c */
 int isp_video_init(struct isp_device *isp, struct isp_video *video,

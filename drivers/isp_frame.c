@@ -3,16 +3,26 @@
  * isp_frame.c - frames through the pipeline of a streaming capture node
  *
  * At STREAMON the path of the node is read back from the media graph: from
- * the node's pad over enabled links to the sensor, noting the processing
- * blocks on the way, their formats and crop rectangles. Each frame then
- * runs those stages in data-flow order with the pixel code of isp_pixel.c,
- * the same code the host reference model runs (tests/ref/isp-ref.c):
+ * the node's pad over enabled links to its source, a sensor or a memory
+ * input node, noting the processing blocks on the way, their formats and
+ * crop rectangles. Each frame then runs those stages in data-flow order
+ * with the pixel code of isp_pixel.c, the same code the host reference
+ * model runs (tests/ref/isp-ref.c):
  *
- *   sensor -> [CCDC: black level] -+-> OF crop, 10 or 8 bit -> memory
- *                                  +-> VP -> [LSC] -> [WB] -> [preview]
- *                                  |                 -> [resizer] -> memory
- *                                  +-> VP -> [AEWB | AF | histogram]
- *                                                -> statistics buffer
+ *   sensor ---------+
+ *   CCP2 input -----+-> [CCDC: black level] -+-> OF crop, 10/8 bit -> memory
+ *                                            +-> VP -> [LSC] -> [WB] -+
+ *                                            +-> VP -> [AEWB | AF | hist]
+ *                                                      -> statistics buffer
+ *   preview input (raw) ---------------------------------------------+
+ *                                                                     |
+ *                                    memory <- [resizer] <- [preview] <+
+ *   resizer input (YUV) ------------------------^                     |
+ *                                                                     v
+ *                                                                   memory
+ *
+ * A path from a memory input node is memory-to-memory: each frame takes
+ * one buffer of the input node and one of the capture node.
  *
  * Controls are read at every frame, so a changed gain shows in the next one.
  */
@@ -26,7 +36,9 @@
 
 /**
  * struct isp_frame - the stages of one capture node's path, and buffers
- * @sensor: the sensor at the start of the path
+ * @sensor: the sensor at the start of the path, or NULL
+ * @input: the memory input (output) node at the start of the path, or NULL
+ * @in_code: the media bus code of @input's frames
  * @lens: the sensor's lens (ancillary link), or NULL
  * @ccdc: the CCDC, when on the path
  * @ccdc_pad: the CCDC source pad the path leaves by
@@ -36,8 +48,8 @@
  * @resizer: resizer, when on the path
  * @resizer_pad: the resizer source pad the path leaves by
  * @stat: the statistics engine a metadata node takes its buffers from
- * @width: sensor frame width
- * @height: sensor frame height
+ * @width: width of the frames at the source (sensor or memory input)
+ * @height: their height
  * @crop: the CCDC output formatter crop (memory output of the CCDC)
  * @raw8: the CCDC writes 8-bit samples to memory
  * @rsz_crop: the resizer input crop
@@ -52,6 +64,8 @@
  */
 struct isp_frame {
 	struct v4l2_subdev *sensor;
+	struct isp_video *input;
+	u32 in_code;
 	struct v4l2_subdev *lens;
 	struct isp_block *ccdc;
 	unsigned int ccdc_pad;
@@ -135,7 +149,10 @@ static void get_format(struct v4l2_subdev *sd, unsigned int pad,
 	v4l2_subdev_unlock_state(state);
 }
 
-/* Find the stages of @video's path; false when it starts at no sensor. */
+/*
+ * Find the stages of @video's path; false when it starts neither at a
+ * sensor nor at a memory input node.
+ */
 static bool isp_frame_walk(struct isp_video *video, struct isp_frame *f)
 {
 	struct media_pad *pad = media_pad_remote_pad_first(&video->pad);
@@ -147,6 +164,11 @@ static bool isp_frame_walk(struct isp_video *video, struct isp_frame *f)
 		if (entity->function == MEDIA_ENT_F_CAM_SENSOR &&
 		    is_media_entity_v4l2_subdev(entity)) {
 			f->sensor = media_entity_to_v4l2_subdev(entity);
+			return true;
+		}
+		if (is_media_entity_v4l2_video_device(entity)) {
+			f->input = container_of(media_entity_to_video_device(entity),
+						struct isp_video, vdev);
 			return true;
 		}
 		if (block && block->type == &isp_ccdc_type) {
@@ -175,12 +197,18 @@ static bool isp_frame_walk(struct isp_video *video, struct isp_frame *f)
  * isp_frame_create() - read a capture node's path from the media graph
  * @video: a capture node whose pipeline has just been started
  *
- * Return: the frame program, NULL when the path does not start at a sensor
- * (the node then gets a test ramp), or an ERR_PTR() on allocation failure.
+ * The frames of a memory input node are those of the sink pad it feeds: the
+ * input node's own format matches it when the input node streams (link
+ * validation), and each of its buffers is checked for size.
+ *
+ * Return: the frame program, NULL when the path starts neither at a sensor
+ * nor at a memory input node (the node then gets a test ramp), or an
+ * ERR_PTR() on allocation failure.
  */
 struct isp_frame *isp_frame_create(struct isp_video *video)
 {
 	struct v4l2_mbus_framefmt fmt;
+	struct media_pad *sink;
 	struct isp_frame *f;
 	size_t pixels;
 
@@ -192,7 +220,14 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
 		return NULL;
 	}
 
-	get_format(f->sensor, 0, &fmt);
+	if (f->sensor) {
+		get_format(f->sensor, 0, &fmt);
+	} else {
+		sink = media_pad_remote_pad_first(&f->input->pad);
+		get_format(media_entity_to_v4l2_subdev(sink->entity),
+			   sink->index, &fmt);
+		f->in_code = fmt.code;
+	}
 	f->width = clamp_t(u32, fmt.width & ~1U, 2, PIX_MAX_WIDTH);
 	f->height = clamp_t(u32, fmt.height, 2, PIX_MAX_WIDTH);
 	f->crop = (struct v4l2_rect){ 0, 0, f->width, f->height };
@@ -227,7 +262,8 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
 	f->scene->height = f->height;
 	f->pix_lsc->width = f->width;
 	f->pix_lsc->height = f->height;
-	f->lens = sensor_lens(f->sensor);
+	if (f->sensor)
+		f->lens = sensor_lens(f->sensor);
 	return f;
 }
 
@@ -256,14 +292,16 @@ static void isp_frame_controls(struct isp_frame *f, struct pix_ccdc *ccdc,
 	struct v4l2_subdev *sd;
 	struct v4l2_ctrl *ctrl;
 
-	s->pattern = ctrl_value(f->sensor, V4L2_CID_TEST_PATTERN, 0);
-	ctrl = find_ctrl(f->sensor, V4L2_CID_EXPOSURE);
-	s->exposure = ctrl ? v4l2_ctrl_g_ctrl(ctrl) : 1;
-	s->exposure_ref = ctrl ? ctrl->default_value : 1;
-	s->gain = ctrl_value(f->sensor, V4L2_CID_ANALOGUE_GAIN, 0);
-	s->focus = ctrl_value(f->lens, V4L2_CID_FOCUS_ABSOLUTE,
-			      PIX_FOCUS_SHARP);
-	pix_scene_prepare(s);
+	if (f->sensor) {
+		s->pattern = ctrl_value(f->sensor, V4L2_CID_TEST_PATTERN, 0);
+		ctrl = find_ctrl(f->sensor, V4L2_CID_EXPOSURE);
+		s->exposure = ctrl ? v4l2_ctrl_g_ctrl(ctrl) : 1;
+		s->exposure_ref = ctrl ? ctrl->default_value : 1;
+		s->gain = ctrl_value(f->sensor, V4L2_CID_ANALOGUE_GAIN, 0);
+		s->focus = ctrl_value(f->lens, V4L2_CID_FOCUS_ABSOLUTE,
+				      PIX_FOCUS_SHARP);
+		pix_scene_prepare(s);
+	}
 
 	sd = f->ccdc ? &f->ccdc->sd : NULL;
 	ccdc->black = ctrl_value(sd, V4L2_CID_N900_CCDC_BLACK_LEVEL, 0);
@@ -304,80 +342,146 @@ static void isp_frame_stats(struct isp_frame *f, u8 *mem)
 }
 
 /**
+ * isp_frame_input() - the memory input node at the start of a path
+ * @f: a frame program
+ *
+ * Return: the input node, or NULL when the path starts at a sensor.
+ */
+struct isp_video *isp_frame_input(struct isp_frame *f)
+{
+	return f->input;
+}
+
+/**
+ * isp_frame_input_size() - the bytes one buffer of the input node holds
+ * @f: a frame program whose path starts at a memory input node
+ *
+ * Return: the size of one input frame.
+ */
+size_t isp_frame_input_size(struct isp_frame *f)
+{
+	size_t bpp = f->in_code == MEDIA_BUS_FMT_SGRBG8_1X8 ? 1 : 2;
+
+	return (size_t)f->width * f->height * bpp;
+}
+
+/* the raw line @y at the source: the sensor's, or the input frame's */
+static void isp_frame_source_line(struct isp_frame *f, const u8 *in,
+				  unsigned int y, u16 *line)
+{
+	unsigned int w = f->width;
+
+	if (!f->input)
+		pix_sensor_line(f->scene, y, line);
+	else if (f->in_code == MEDIA_BUS_FMT_SGRBG8_1X8)
+		pix_raw8_to_raw10(in + (size_t)y * w, line, w);
+	else
+		memcpy(line, in + (size_t)y * w * 2, w * 2);
+}
+
+/* the source, CCDC, LSC and WB: the whole raw frame into f->raw */
+static void isp_frame_raw(struct isp_frame *f, const u8 *in,
+			  const struct pix_ccdc *ccdc, const struct pix_wb *wb)
+{
+	unsigned int w = f->width, y;
+
+	for (y = 0; y < f->height; y++) {
+		u16 *r = f->raw + (size_t)y * w;
+
+		isp_frame_source_line(f, in, y, f->line);
+		pix_ccdc_line(ccdc, f->line, r, w);
+		if (f->pix_lsc->enable)
+			pix_lsc_line(f->pix_lsc, y, r, r);
+		if (f->wb)
+			pix_wb_line(wb, y, r, r, w);
+	}
+}
+
+/* raw to memory: the CCDC output formatter's crop, 10 or 8 bit */
+static void isp_frame_raw_out(struct isp_frame *f,
+			      const struct v4l2_pix_format *pix, u8 *mem)
+{
+	unsigned int cw = min(f->crop.width, pix->width);
+	unsigned int ch = min(f->crop.height, pix->height);
+	unsigned int y;
+
+	for (y = 0; y < ch; y++) {
+		const u16 *r = f->raw + (size_t)(f->crop.top + y) * f->width +
+			       f->crop.left;
+		u8 *out = mem + (size_t)y * pix->bytesperline;
+
+		if (f->raw8)
+			pix_raw10_to_raw8(r, out, cw);
+		else
+			memcpy(out, r, cw * sizeof(*r));
+	}
+}
+
+/* preview: @lines lines of YUV into @out, @stride bytes apart */
+static void isp_frame_preview(struct isp_frame *f, u8 *out, size_t stride,
+			      unsigned int lines)
+{
+	unsigned int w = f->width, h = f->height, y;
+
+	for (y = 0; y < lines && y < h; y++) {
+		const u16 *above = f->raw + (size_t)(y ? y - 1 : 1) * w;
+		const u16 *below = f->raw + (size_t)(y + 1 < h ? y + 1 : y - 1) * w;
+
+		pix_preview_line(above, f->raw + (size_t)y * w, below, y, w,
+				 out + y * stride, f->uyvy);
+	}
+}
+
+/* the resizer, from a YUV frame of the source's size, into memory */
+static void isp_frame_resize(struct isp_frame *f, const u8 *yuv,
+			     const struct v4l2_pix_format *pix, u8 *mem)
+{
+	size_t stride = (size_t)f->width * 2;
+	const u8 *base = yuv + f->rsz_crop.top * stride + f->rsz_crop.left * 2;
+	unsigned int y;
+
+	for (y = 0; y < f->rsz.out_h && y < pix->height; y++) {
+		unsigned int sy = pix_resizer_src_line(&f->rsz, y);
+		unsigned int sy1 = sy + 1 < f->rsz.in_h ? sy + 1 : sy;
+
+		pix_resizer_line(&f->rsz, y, base + sy * stride,
+				 base + sy1 * stride,
+				 mem + (size_t)y * pix->bytesperline, f->tmp,
+				 f->uyvy);
+	}
+}
+
+/**
  * isp_frame_render() - render one frame of a capture node
  * @f: the node's frame program
  * @pix: the node's format
  * @mem: the buffer, @pix->sizeimage bytes (for a metadata node, the size
  *	of its statistics buffer)
+ * @in: for a memory-to-memory path, the input frame,
+ *	isp_frame_input_size() bytes; NULL when the path starts at a sensor
  */
 void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
-		      u8 *mem)
+		      u8 *mem, const u8 *in)
 {
-	unsigned int w = f->width, h = f->height, y;
 	struct pix_ccdc ccdc;
 	struct pix_wb wb;
 
 	isp_frame_controls(f, &ccdc, &wb);
-	for (y = 0; y < h; y++) {
-		u16 *r = f->raw + (size_t)y * w;
-
-		pix_sensor_line(f->scene, y, f->line);
-		pix_ccdc_line(&ccdc, f->line, r, w);
-		if (f->pix_lsc->enable)
-			pix_lsc_line(f->pix_lsc, y, r, r);
-		if (f->wb)
-			pix_wb_line(&wb, y, r, r, w);
+	if (f->input && !f->preview && f->resizer) {
+		/* YUV from memory straight into the resizer */
+		isp_frame_resize(f, in, pix, mem);
+		return;
 	}
 
+	isp_frame_raw(f, in, &ccdc, &wb);
 	if (f->stat) {
 		isp_frame_stats(f, mem);
-		return;
-	}
-
-	if (!f->preview) {
-		/* raw to memory: the CCDC output formatter's crop, 10 or 8 bit */
-		unsigned int cw = min(f->crop.width, pix->width);
-		unsigned int ch = min(f->crop.height, pix->height);
-
-		for (y = 0; y < ch; y++) {
-			const u16 *r = f->raw + (size_t)(f->crop.top + y) * w +
-				       f->crop.left;
-			u8 *out = mem + (size_t)y * pix->bytesperline;
-
-			if (f->raw8)
-				pix_raw10_to_raw8(r, out, cw);
-			else
-				memcpy(out, r, cw * sizeof(*r));
-		}
-		return;
-	}
-
-	/* preview into memory, or into the resizer's input frame */
-	for (y = 0; y < h; y++) {
-		const u16 *above = f->raw + (size_t)(y ? y - 1 : 1) * w;
-		const u16 *below = f->raw + (size_t)(y + 1 < h ? y + 1 : y - 1) * w;
-		u8 *out = f->yuv + (size_t)y * w * 2;
-
-		if (!f->resizer) {
-			if (y >= pix->height || w > pix->width)
-				break;
-			out = mem + (size_t)y * pix->bytesperline;
-		}
-		pix_preview_line(above, f->raw + (size_t)y * w, below, y, w,
-				 out, f->uyvy);
-	}
-	if (!f->resizer)
-		return;
-
-	for (y = 0; y < f->rsz.out_h && y < pix->height; y++) {
-		unsigned int sy = pix_resizer_src_line(&f->rsz, y);
-		unsigned int sy1 = sy + 1 < f->rsz.in_h ? sy + 1 : sy;
-		const u8 *base = f->yuv + (size_t)f->rsz_crop.top * w * 2 +
-				 f->rsz_crop.left * 2;
-
-		pix_resizer_line(&f->rsz, y, base + (size_t)sy * w * 2,
-				 base + (size_t)sy1 * w * 2,
-				 mem + (size_t)y * pix->bytesperline, f->tmp,
-				 f->uyvy);
+	} else if (!f->preview) {
+		isp_frame_raw_out(f, pix, mem);
+	} else if (f->resizer) {
+		isp_frame_preview(f, f->yuv, (size_t)f->width * 2, f->height);
+		isp_frame_resize(f, f->yuv, pix, mem);
+	} else if (f->width <= pix->width) {
+		isp_frame_preview(f, mem, pix->bytesperline, pix->height);
 	}
 }

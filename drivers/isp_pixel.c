@@ -168,6 +168,15 @@ void pix_raw10_to_raw8(const u16 *in, u8 *out, unsigned int width)
 		out[x] = in[x] >> 2;
 }
 
+/* a raw 8-bit frame read from memory, as 10-bit samples */
+void pix_raw8_to_raw10(const u8 *in, u16 *out, unsigned int width)
+{
+	unsigned int x;
+
+	for (x = 0; x < width; x++)
+		out[x] = in[x] << 2;
+}
+
 /* -----------------------------------------------------------------------------
  * Lens shading correction
  */

@@ -95,6 +95,7 @@ struct pix_ccdc {
 void pix_ccdc_line(const struct pix_ccdc *c, const u16 *in, u16 *out,
 		   unsigned int width);
 void pix_raw10_to_raw8(const u16 *in, u8 *out, unsigned int width);
+void pix_raw8_to_raw10(const u8 *in, u16 *out, unsigned int width);
 
 /**
  * struct pix_lsc - lens shading correction: a gain grid over the frame

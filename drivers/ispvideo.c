@@ -259,27 +259,34 @@ static void isp_return_buffers(struct isp_video *video,
 	spin_unlock_irq(&video->irqlock);
 }
 
-/*
- * The video node's own link: its format must be what the subdevice pad at
- * the other end of its enabled link gives or takes.
+/**
+ * isp_video_link_validate() - validate the link of a video node
+ * @link: an enabled data link between a video node and a subdevice pad
+ *
+ * The video node's format must be what the subdevice pad gives (capture)
+ * or takes (output): the media core calls this for a capture node's link
+ * and, through v4l2_subdev_link_validate(), for an output node's.
+ *
+ * Return: 0, or -EPIPE on a mismatch.
  */
-static int isp_video_check_format(struct isp_video *video)
+static int isp_video_link_validate(struct media_link *link)
 {
+	bool capture = is_media_entity_v4l2_video_device(link->sink->entity);
+	struct media_pad *remote = capture ? link->source : link->sink;
+	struct video_device *vdev = media_entity_to_video_device(capture ?
+					link->sink->entity : link->source->entity);
+	struct isp_video *video = container_of(vdev, struct isp_video, vdev);
 	const struct isp_video_format *f = find_format(video->format.pixelformat);
 	struct v4l2_subdev_format fmt = {
 		.which = V4L2_SUBDEV_FORMAT_ACTIVE,
+		.pad = remote->index,
 	};
-	struct media_pad *remote;
 	struct v4l2_subdev *sd;
-	int ret;
 
-	remote = media_pad_remote_pad_first(&video->pad);
-	if (!remote || !is_media_entity_v4l2_subdev(remote->entity))
-		return -ENOLINK;
+	if (!is_media_entity_v4l2_subdev(remote->entity))
+		return -EPIPE;
 	sd = media_entity_to_v4l2_subdev(remote->entity);
-	fmt.pad = remote->index;
-	ret = v4l2_subdev_call_state_active(sd, pad, get_fmt, &fmt);
-	if (ret)
+	if (v4l2_subdev_call_state_active(sd, pad, get_fmt, &fmt))
 		return -EPIPE;
 	if (video->meta)
 		return fmt.format.code == MEDIA_BUS_FMT_METADATA_FIXED ? 0 : -EPIPE;
@@ -287,7 +294,7 @@ static int isp_video_check_format(struct isp_video *video)
 	    fmt.format.width != video->format.width ||
 	    fmt.format.height != video->format.height) {
 		dev_dbg(video->isp->dev, "%s: %ux%u %p4cc, %s pad %u has %ux%u 0x%04x\n",
-			video->vdev.name, video->format.width,
+			vdev->name, video->format.width,
 			video->format.height, &video->format.pixelformat,
 			sd->name, remote->index, fmt.format.width,
 			fmt.format.height, fmt.format.code);
@@ -300,11 +307,16 @@ static int isp_video_check_format(struct isp_video *video)
  * Frames
  *
  * A streaming capture node whose path starts at a sensor receives the
- * frames isp_frame.c renders through the stages on its path; any other
- * capture node (no sensor upstream: memory input paths, for now) receives a
- * horizontal ramp in its own format, and a streaming output node's buffers
- * are consumed. One frame every ISP_FRAME_INTERVAL_MS; each carries a
- * sequence number and a monotonic timestamp.
+ * frames isp_frame.c renders through the stages on its path. When the path
+ * starts at a memory input node, it is memory-to-memory: each frame takes
+ * one buffer of the input node as well, and waits for one. Any other
+ * capture node (no enabled link, or no source upstream) receives a
+ * horizontal ramp in its own format, and a streaming output node that no
+ * capture node takes from has its buffers consumed. A node with no enabled
+ * link streams on its own like that, so that its buffer handling can be
+ * exercised (v4l2-compliance -s) whatever the configured pipeline. One
+ * frame every ISP_FRAME_INTERVAL_MS; each buffer carries a sequence number
+ * and a monotonic timestamp.
  */
 
 #define ISP_FRAME_INTERVAL_MS	33
@@ -325,41 +337,120 @@ static void isp_video_fill(const struct v4l2_pix_format *pix, u8 *mem)
 		memcpy(mem + y * pix->bytesperline, mem, pix->bytesperline);
 }
 
+/* the first buffer queued on @video, taken off the queue; NULL if none */
+static struct isp_buffer *isp_video_next_buffer(struct isp_video *video)
+{
+	struct isp_buffer *buf;
+
+	spin_lock_irq(&video->irqlock);
+	buf = list_first_entry_or_null(&video->dmaqueue, struct isp_buffer,
+				       list);
+	if (buf)
+		list_del(&buf->list);
+	spin_unlock_irq(&video->irqlock);
+	return buf;
+}
+
+static void isp_video_buffer_done(struct isp_video *video,
+				  struct isp_buffer *buf,
+				  enum vb2_buffer_state state)
+{
+	buf->vb.sequence = video->sequence++;
+	buf->vb.vb2_buf.timestamp = ktime_get_ns();
+	vb2_buffer_done(&buf->vb.vb2_buf, state);
+}
+
+/* One frame of a capture node, when it has a buffer (and its input one). */
+static void isp_video_capture_frame(struct isp_video *video)
+{
+	struct isp_video *input = NULL;
+	enum vb2_buffer_state state = VB2_BUF_STATE_DONE;
+	struct isp_buffer *buf, *ibuf = NULL;
+	const u8 *in = NULL;
+	u8 *mem;
+
+	buf = isp_video_next_buffer(video);
+	if (!buf)
+		return;
+	if (video->frame)
+		input = isp_frame_input(video->frame);
+	if (input) {
+		mutex_lock(&input->feed_lock);
+		ibuf = isp_video_next_buffer(input);
+		if (!ibuf) {
+			/* wait for an input frame, the buffer first in line */
+			mutex_unlock(&input->feed_lock);
+			spin_lock_irq(&video->irqlock);
+			list_add(&buf->list, &video->dmaqueue);
+			spin_unlock_irq(&video->irqlock);
+			return;
+		}
+		if (vb2_get_plane_payload(&ibuf->vb.vb2_buf, 0) >=
+		    isp_frame_input_size(video->frame))
+			in = vb2_plane_vaddr(&ibuf->vb.vb2_buf, 0);
+	}
+
+	mem = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
+	if (!mem || (input && !in))
+		state = VB2_BUF_STATE_ERROR;
+	else if (video->frame)
+		isp_frame_render(video->frame, &video->format, mem, in);
+	else if (video->meta)
+		memset(mem, 0, video->format.sizeimage);	/* nothing sampled */
+	else
+		isp_video_fill(&video->format, mem);
+
+	if (ibuf) {
+		isp_video_buffer_done(input, ibuf, in ? VB2_BUF_STATE_DONE :
+							VB2_BUF_STATE_ERROR);
+		mutex_unlock(&input->feed_lock);
+	}
+	isp_video_buffer_done(video, buf, state);
+}
+
+/* An output node no capture node takes from consumes a buffer. */
+static void isp_video_consume(struct isp_video *video)
+{
+	struct isp_buffer *buf = NULL;
+
+	mutex_lock(&video->feed_lock);
+	if (!video->feeding)
+		buf = isp_video_next_buffer(video);
+	if (buf)
+		isp_video_buffer_done(video, buf, VB2_BUF_STATE_DONE);
+	mutex_unlock(&video->feed_lock);
+}
+
 static int isp_video_thread(void *data)
 {
 	struct isp_video *video = data;
-	enum vb2_buffer_state state;
-	struct isp_buffer *buf;
-	void *mem;
 
 	while (!kthread_should_stop()) {
 		schedule_timeout_interruptible(msecs_to_jiffies(ISP_FRAME_INTERVAL_MS));
-
-		spin_lock_irq(&video->irqlock);
-		buf = list_first_entry_or_null(&video->dmaqueue,
-					       struct isp_buffer, list);
-		if (buf)
-			list_del(&buf->list);
-		spin_unlock_irq(&video->irqlock);
-		if (!buf)
-			continue;
-
-		state = VB2_BUF_STATE_DONE;
-		if (V4L2_TYPE_IS_CAPTURE(video->queue.type)) {
-			mem = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
-			if (!mem)
-				state = VB2_BUF_STATE_ERROR;
-			else if (video->frame)
-				isp_frame_render(video->frame, &video->format,
-						 mem);
-			else
-				isp_video_fill(&video->format, mem);
-		}
-		buf->vb.sequence = video->sequence++;
-		buf->vb.vb2_buf.timestamp = ktime_get_ns();
-		vb2_buffer_done(&buf->vb.vb2_buf, state);
+		if (V4L2_TYPE_IS_CAPTURE(video->queue.type))
+			isp_video_capture_frame(video);
+		else
+			isp_video_consume(video);
 	}
 	return 0;
+}
+
+/* a capture node starts or stops taking the buffers of its input node */
+static void isp_video_feed(struct isp_video *video, bool feed)
+{
+	struct isp_video *input;
+
+	if (!video->frame)
+		return;
+	input = isp_frame_input(video->frame);
+	if (!input)
+		return;
+	mutex_lock(&input->feed_lock);
+	if (feed)
+		input->feeding++;
+	else
+		input->feeding--;
+	mutex_unlock(&input->feed_lock);
 }
 
 /*
@@ -398,10 +489,10 @@ static int isp_pipeline_s_stream(struct media_pipeline *pipe, bool enable)
 
 /*
  * STREAMON: start (or join) the media pipeline, which validates the format
- * on every enabled link (-EPIPE on a mismatch), check the node's own
- * format against its linked pad, start the pipeline's subdevices (their
- * power, under the "streaming" policy), then the frame thread. While the
- * pipeline runs, the core refuses to change a link of any of its pads.
+ * on every enabled link, the video nodes' own included (-EPIPE on a
+ * mismatch), start the pipeline's subdevices (their power, under the
+ * "streaming" policy), then the frame thread. While the pipeline runs,
+ * the core refuses to change a link of any of its pads.
  */
 static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 {
@@ -415,9 +506,6 @@ static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 	ret = video_device_pipeline_alloc_start(&video->vdev);
 	if (ret)
 		goto err_unlock;
-	ret = isp_video_check_format(video);
-	if (ret)
-		goto err_stop;
 	pipe = video_device_pipeline(&video->vdev);
 	if (pipe->start_count == 1) {
 		ret = isp_pipeline_s_stream(pipe, true);
@@ -432,9 +520,12 @@ static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 			video->frame = NULL;
 			goto err_s_stream;
 		}
+		isp_video_feed(video, true);
 	}
 
+	mutex_lock(&video->feed_lock);
 	video->sequence = 0;
+	mutex_unlock(&video->feed_lock);
 	thread = kthread_run(isp_video_thread, video, "n900-video%d",
 			     video->vdev.num);
 	if (IS_ERR(thread)) {
@@ -446,6 +537,7 @@ static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 	return 0;
 
 err_frame:
+	isp_video_feed(video, false);
 	isp_frame_destroy(video->frame);
 	video->frame = NULL;
 err_s_stream:
@@ -467,9 +559,13 @@ static void isp_stop_streaming(struct vb2_queue *q)
 
 	kthread_stop(video->thread);
 	video->thread = NULL;
+	isp_video_feed(video, false);
 	isp_frame_destroy(video->frame);
 	video->frame = NULL;
+	/* a capture node may be rendering from one of an input node's buffers */
+	mutex_lock(&video->feed_lock);
 	isp_return_buffers(video, VB2_BUF_STATE_ERROR);
+	mutex_unlock(&video->feed_lock);
 
 	mutex_lock(&isp->stream_lock);
 	pipe = video_device_pipeline(&video->vdev);
@@ -642,6 +738,7 @@ static const struct v4l2_file_operations isp_video_fops = {
 
 static const struct media_entity_operations isp_video_entity_ops = {
 	.link_setup = isp_link_setup,
+	.link_validate = isp_video_link_validate,
 };
 
 /**
@@ -689,6 +786,7 @@ int isp_video_init(struct isp_device *isp, struct isp_video *video,
 	video->isp = isp;
 	video->fwnode = fwnode;
 	mutex_init(&video->lock);
+	mutex_init(&video->feed_lock);
 	spin_lock_init(&video->irqlock);
 	INIT_LIST_HEAD(&video->dmaqueue);
 	video->format.width = ISP_DEF_WIDTH;
@@ -737,6 +835,7 @@ int isp_video_init(struct isp_device *isp, struct isp_video *video,
 	return 0;
 
 err_mutex:
+	mutex_destroy(&video->feed_lock);
 	mutex_destroy(&video->lock);
 	return ret;
 }
@@ -756,6 +855,7 @@ int isp_video_register(struct isp_video *video)
 		dev_err(video->isp->dev, "%pfw: cannot register video device (%d)\n",
 			video->fwnode, ret);
 		media_entity_cleanup(&video->vdev.entity);
+		mutex_destroy(&video->feed_lock);
 		mutex_destroy(&video->lock);
 	}
 	return ret;
@@ -769,5 +869,6 @@ void isp_video_unregister(struct isp_video *video)
 {
 	vb2_video_unregister_device(&video->vdev);
 	media_entity_cleanup(&video->vdev.entity);
+	mutex_destroy(&video->feed_lock);
 	mutex_destroy(&video->lock);
 }

@@ -68,13 +68,13 @@ check_bg() {
 	rm -f /tmp/frames-bg.bin /tmp/frames-bg.log /tmp/frames.bin
 }
 
-setfmt() { # ENTITY W H FOURCC: sets dev, or err
+setfmt() { # ENTITY W H FOURCC [out]: sets dev, or err
 	fourcc=$(echo "$1" | awk '{ print $NF }')
 	h=$(echo "$1" | awk '{ print $(NF - 1) }')
 	w=$(echo "$1" | awk '{ print $(NF - 2) }')
 	ent=$(echo "$1" | sed 's/ [^ ]* [^ ]* [^ ]*$//')
 	dev=$(node "$ent")
-	out=$(v4l2-ctl -d "$dev" --set-fmt-video="width=$w,height=$h,pixelformat=$fourcc" 2>&1)
+	out=$(v4l2-ctl -d "$dev" --set-fmt-video${2:+-out}="width=$w,height=$h,pixelformat=$fourcc" 2>&1)
 	if echo "$out" | grep -qiE 'failed|error|returned -1'; then
 		err="set format: $out"
 		return 1
@@ -85,8 +85,19 @@ capture() { # ENTITY W H FOURCC
 	setfmt "$1" && grab "$dev"
 }
 
+# "feed ENTITY W H FOURCC FILE": the next capture is memory-to-memory, from
+# the memory input node ENTITY, every input buffer holding /etc/n900/FILE
+feed=
+feed() {
+	file=${1##* }
+	if setfmt "${1% *}" out; then
+		feed="$dev /etc/n900/$file"
+	fi
+}
+
 grab() { # DEVICE: capture, and compare every frame with the model's
-	if ! log=$("$T/capture" "$1" $FRAMES /tmp/frames.bin); then
+	# shellcheck disable=SC2086 # $feed is the input node and its file
+	if ! log=$("$T/capture" "$1" $FRAMES /tmp/frames.bin $feed); then
 		err="capture: $(echo "$log" | tail -n 1)"
 		return
 	fi
@@ -119,6 +130,7 @@ while IFS= read -r line; do
 		err=
 		k=$((k + 1))
 		skip=
+		feed=
 		if [ $k -lt "$first" ] || [ $k -gt "$last" ]; then
 			skip=1
 			continue
@@ -144,6 +156,9 @@ while IFS= read -r line; do
 		;;
 	"capture "*)
 		[ -n "$err" ] || capture "${line#capture }"
+		;;
+	"feed "*)
+		[ -n "$err" ] || feed "${line#feed }"
 		;;
 	"stats "*)
 		[ -n "$err" ] || grab "$(node "${line#stats }")"

@@ -21,6 +21,9 @@
  *   -c L,T,W,H    the CCDC output formatter's crop (raw10, raw8)
  *   -r WxH        resizer output size (default: the input size)
  *   -n FRAMES     frames to write (default 1)
+ *   -i FMT:FILE   memory-to-memory: the input frame (-s size) comes from
+ *                 FILE instead of the sensor; raw10 or raw8 enters where
+ *                 the sensor's frames do, yuyv or uyvy enters the resizer
  *
  * The stages run in the order the N900 device tree links them: sensor,
  * CCDC, lens shading, white balance, preview, resizer.
@@ -38,7 +41,8 @@ static void usage(void)
 		"usage: isp-ref [-s WxH] [-p scene|bars|gradient] [-e EXP] [-E EXP] [-g GAIN]\n"
 		"               [-f FOCUS] [-k BLACK] [-l STRENGTH] [-w D,GR,R,B,GB]\n"
 		"               [-o raw10|raw8|yuyv|uyvy|resizer-yuyv|resizer-uyvy|aewb|af|hist]\n"
-		"               [-c L,T,W,H] [-r WxH] [-n FRAMES]\n");
+		"               [-c L,T,W,H] [-r WxH] [-n FRAMES]\n"
+		"               [-i raw10|raw8|yuyv|uyvy:FILE]\n");
 	exit(2);
 }
 
@@ -58,6 +62,21 @@ static void *xcalloc(size_t n, size_t size)
 		exit(1);
 	}
 	return p;
+}
+
+/* the input frame of -i FMT:FILE, @size bytes */
+static void *read_input(const char *path, size_t size)
+{
+	void *buf = xcalloc(size, 1);
+	FILE *f = fopen(path, "rb");
+
+	if (!f || fread(buf, 1, size, f) != size) {
+		fprintf(stderr, "isp-ref: %s: cannot read a %zu-byte input frame\n",
+			path, size);
+		exit(1);
+	}
+	fclose(f);
+	return buf;
 }
 
 static void put(const void *buf, size_t size)
@@ -85,11 +104,13 @@ int main(int argc, char **argv)
 	static struct n900_isp_aewb aewb;
 	static struct n900_isp_af af;
 	static struct n900_isp_hist hist;
+	const char *input = NULL;
+	unsigned int in_raw8 = 0, in_yuv = 0;
 	u16 *raw, *line;
-	u8 *yuvbuf, *out, *tmp;
+	u8 *yuvbuf, *out, *tmp, *in = NULL;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "s:p:e:E:g:f:k:l:w:o:c:r:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:p:e:E:g:f:k:l:w:o:c:r:n:i:")) != -1) {
 		switch (opt) {
 		case 's':
 			parse_size(optarg, &scene.width, &scene.height);
@@ -142,6 +163,9 @@ int main(int argc, char **argv)
 		case 'n':
 			frames = strtoul(optarg, NULL, 0);
 			break;
+		case 'i':
+			input = optarg;
+			break;
 		default:
 			usage();
 		}
@@ -160,6 +184,23 @@ int main(int argc, char **argv)
 	if (!cw) {
 		cw = scene.width;
 		ch = scene.height;
+	}
+	if (input) {
+		const char *file = strchr(input, ':');
+		size_t bpp = 2;
+
+		if (!file)
+			usage();
+		file++;
+		if (!strncmp(input, "raw8:", 5))
+			in_raw8 = 1, bpp = 1;
+		else if (!strncmp(input, "yuyv:", 5) || !strncmp(input, "uyvy:", 5))
+			in_yuv = 1;
+		else if (strncmp(input, "raw10:", 6))
+			usage();
+		if (in_yuv && !resize)
+			usage();
+		in = read_input(file, (size_t)w * h * bpp);
 	}
 	if (cl + cw > scene.width || ct + ch > scene.height || (yuv && cw != scene.width))
 		usage();
@@ -184,10 +225,15 @@ int main(int argc, char **argv)
 	tmp = xcalloc((size_t)w * 2, 1);
 
 	for (f = 0; f < frames; f++) {
-		for (y = 0; y < h; y++) {
+		for (y = 0; y < h && !in_yuv; y++) {
 			u16 *r = raw + (size_t)y * w;
 
-			pix_sensor_line(&scene, y, line);
+			if (!in)
+				pix_sensor_line(&scene, y, line);
+			else if (in_raw8)
+				pix_raw8_to_raw10(in + (size_t)y * w, line, w);
+			else
+				memcpy(line, in + (size_t)y * w * 2, (size_t)w * 2);
 			pix_ccdc_line(&ccdc, line, r, w);
 			if (!yuv)
 				continue;
@@ -223,7 +269,7 @@ int main(int argc, char **argv)
 			}
 			continue;
 		}
-		for (y = 0; y < h; y++) {
+		for (y = 0; y < h && !in_yuv; y++) {
 			const u16 *above = raw + (size_t)(y ? y - 1 : 1) * w;
 			const u16 *below = raw + (size_t)(y + 1 < h ? y + 1 : y - 1) * w;
 
@@ -237,9 +283,10 @@ int main(int argc, char **argv)
 		for (y = 0; y < rsz.out_h; y++) {
 			unsigned int sy = pix_resizer_src_line(&rsz, y);
 			unsigned int sy1 = sy + 1 < h ? sy + 1 : sy;
+			const u8 *src = in_yuv ? in : yuvbuf;
 
-			pix_resizer_line(&rsz, y, yuvbuf + (size_t)sy * w * 2,
-					 yuvbuf + (size_t)sy1 * w * 2, out, tmp, uyvy);
+			pix_resizer_line(&rsz, y, src + (size_t)sy * w * 2,
+					 src + (size_t)sy1 * w * 2, out, tmp, uyvy);
 			put(out, (size_t)rsz.out_w * 2);
 		}
 	}
