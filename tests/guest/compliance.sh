@@ -1,11 +1,15 @@
 #!/bin/sh
 # v4l2-compliance (v4l-utils 1.30.1) over the media device and every node it
-# reaches, as one KTAP document: a result per device node plus the grand
-# total. A node passes when it has no failures and no warnings.
+# reaches, streaming included (-s), with the main pipeline configured
+# (main-pipeline.sh: 648x492 sensor mode, 320x240 from the resizer), as one
+# KTAP document: a result per device node plus the grand total. A node
+# passes when it has no failures and no warnings.
 media=${1:-/dev/media0}
 out=/tmp/compliance.txt
 
-v4l2-compliance -m "$media" >"$out" 2>&1
+/usr/lib/n900/main-pipeline.sh 648x492 320x240 >/tmp/compliance-setup.txt 2>&1 ||
+	echo "# main-pipeline.sh failed: $(tail -n 1 /tmp/compliance-setup.txt)"
+v4l2-compliance -m "$media" -s >"$out" 2>&1
 rc=$?
 
 n=$(grep -c '^Total for ' "$out")

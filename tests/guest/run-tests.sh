@@ -26,7 +26,6 @@ echo "# shard $shard"
 
 if [ "$shard" = all ] || [ "$shard" = 1 ]; then
 	suite "$T/mc-seed-abi" /dev/media0 /etc/n900/topology.expected
-	suite "$T/compliance.sh" /dev/media0
 	suite "$T/formats.sh"
 	suite "$T/subdev-try"
 	suite "$T/controls" /etc/n900/controls.spec
@@ -34,14 +33,15 @@ if [ "$shard" = all ] || [ "$shard" = 1 ]; then
 	suite "$T/power-invariant" /dev/media0 2000 20261203
 	suite "$T/probe-order.sh"
 	suite "$T/power.sh"
-	suite "$T/frames.sh" 8 99
+	suite "$T/frames.sh"
 fi
 if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/recipes.sh" /etc/n900/recipes
 	suite "$T/stream-validate.sh"
 	suite "$T/kunit.sh"
-	suite "$T/frames.sh" 1 7
 	suite "$T/af-sweep.sh"
+	# last: it leaves the main pipeline configured
+	suite "$T/compliance.sh" /dev/media0
 fi
 
 # a generated stress topology (./build.sh test boots chain-64 for it)
