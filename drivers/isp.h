@@ -143,6 +143,34 @@ struct isp_buffer {
 };
 
 /**
+ * enum isp_stage - the processing stages of a frame, timed per frame
+ * @ISP_STAGE_RAW: the source (sensor or memory), CCDC, LSC and WB
+ * @ISP_STAGE_RAW_OUT: the CCDC output formatter's write to memory
+ * @ISP_STAGE_PREVIEW: the preview engine
+ * @ISP_STAGE_RESIZER: the resizer
+ * @ISP_STAGE_STATS: a statistics engine
+ * @ISP_STAGE_NUM: the number of stages
+ */
+enum isp_stage {
+	ISP_STAGE_RAW,
+	ISP_STAGE_RAW_OUT,
+	ISP_STAGE_PREVIEW,
+	ISP_STAGE_RESIZER,
+	ISP_STAGE_STATS,
+	ISP_STAGE_NUM
+};
+
+/**
+ * struct isp_stage_stats - time spent in each stage, and pixels produced
+ * @ns: nanoseconds per stage
+ * @pixels: output pixels per stage
+ */
+struct isp_stage_stats {
+	u64 ns[ISP_STAGE_NUM];
+	u64 pixels[ISP_STAGE_NUM];
+};
+
+/**
  * struct isp_video - a memory input or output of the ISP (/dev/videoN)
  * @vdev: the video device
  * @pad: its single pad: a sink for capture nodes, a source for output nodes
@@ -165,6 +193,8 @@ struct isp_buffer {
  * @feeding: the number of streaming capture nodes whose memory-to-memory
  *	path starts at this output node; it consumes no buffer of its own
  *	while there are any
+ * @rendered: frames rendered since the last STREAMON (under @irqlock)
+ * @stages: their time per stage (under @irqlock), for debugfs "frames"
  */
 struct isp_video {
 	struct video_device vdev;
@@ -182,6 +212,8 @@ struct isp_video {
 	u32 sequence;
 	struct mutex feed_lock;		/* input buffers, feeding, sequence */
 	unsigned int feeding;
+	u32 rendered;
+	struct isp_stage_stats stages;
 };
 
 /**
@@ -252,11 +284,16 @@ struct isp_meta_format {
 };
 
 /* isp_frame.c */
+
+/* the frame interval of a path with no sensor (memory input, test ramp) */
+#define ISP_FRAME_INTERVAL_NS	(NSEC_PER_SEC / 30)
+
 struct isp_frame;
 struct isp_frame *isp_frame_create(struct isp_video *video);
 void isp_frame_destroy(struct isp_frame *f);
 void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
-		      u8 *mem, const u8 *in);
+		      u8 *mem, const u8 *in, struct isp_stage_stats *st);
+u64 isp_frame_interval_ns(struct isp_frame *f);
 struct isp_video *isp_frame_input(struct isp_frame *f);
 size_t isp_frame_input_size(struct isp_frame *f);
 

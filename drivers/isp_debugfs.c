@@ -8,6 +8,9 @@
  *                 energy (n900emu,active-power-mw x time), then the total
  *   power-events  the ordered, timestamped power-event log of the media
  *                 device's entities; writing to it empties the log
+ *   frames        per capture node that rendered frames since its last
+ *                 STREAMON, per processing stage: time per frame and pixel
+ *                 throughput
  */
 
 #include <linux/debugfs.h>
@@ -81,6 +84,44 @@ static const struct file_operations events_fops = {
 	.release = single_release,
 };
 
+static const char * const isp_stage_names[ISP_STAGE_NUM] = {
+	[ISP_STAGE_RAW] = "raw",
+	[ISP_STAGE_RAW_OUT] = "raw-out",
+	[ISP_STAGE_PREVIEW] = "preview",
+	[ISP_STAGE_RESIZER] = "resizer",
+	[ISP_STAGE_STATS] = "statistics",
+};
+
+static int frames_show(struct seq_file *m, void *data)
+{
+	struct isp_device *isp = m->private;
+	struct isp_stage_stats st;
+	unsigned int i, s;
+	u32 frames;
+
+	seq_printf(m, "%-28s %-10s %7s %12s %10s %8s\n", "# node", "stage",
+		   "frames", "pixels", "us/frame", "Mpx/s");
+	for (i = 0; i < isp->num_videos; i++) {
+		struct isp_video *video = &isp->videos[i];
+
+		spin_lock_irq(&video->irqlock);
+		frames = video->rendered;
+		st = video->stages;
+		spin_unlock_irq(&video->irqlock);
+		for (s = 0; frames && s < ISP_STAGE_NUM; s++) {
+			if (!st.pixels[s])
+				continue;
+			seq_printf(m, "%-28s %-10s %7u %12llu %10llu %8llu\n",
+				   video->vdev.name, isp_stage_names[s], frames,
+				   st.pixels[s], div64_u64(st.ns[s], frames * 1000ULL),
+				   div64_u64(st.pixels[s] * 1000,
+					     max_t(u64, st.ns[s], 1)));
+		}
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(frames);
+
 /**
  * isp_debugfs_init() - create the media device's debugfs directory
  * @isp: the ISP, its media device registered
@@ -94,6 +135,7 @@ void isp_debugfs_init(struct isp_device *isp)
 	debugfs_create_file("power", 0444, isp->debugfs, isp, &power_fops);
 	debugfs_create_file("power-events", 0644, isp->debugfs, isp,
 			    &events_fops);
+	debugfs_create_file("frames", 0444, isp->debugfs, isp, &frames_fops);
 }
 
 /**

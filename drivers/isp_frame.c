@@ -27,6 +27,7 @@
  * Controls are read at every frame, so a changed gain shows in the next one.
  */
 
+#include <linux/math64.h>
 #include <linux/vmalloc.h>
 #include <media/v4l2-ctrls.h>
 
@@ -342,6 +343,32 @@ static void isp_frame_stats(struct isp_frame *f, u8 *mem)
 }
 
 /**
+ * isp_frame_interval_ns() - the time from one frame of a path to the next
+ * @f: a frame program
+ *
+ * Read at every frame, like the other controls: a sensor's frame interval
+ * is (width + hblank) * (height + vblank) / pixel rate.
+ *
+ * Return: the sensor's frame interval in ns, 0 when it runs free, or
+ * ISP_FRAME_INTERVAL_NS for a memory-to-memory path.
+ */
+u64 isp_frame_interval_ns(struct isp_frame *f)
+{
+	struct v4l2_ctrl *rate;
+	u64 pixels;
+
+	if (!f->sensor)
+		return ISP_FRAME_INTERVAL_NS;
+	rate = find_ctrl(f->sensor, V4L2_CID_PIXEL_RATE);
+	if (ctrl_value(f->sensor, V4L2_CID_N900_SENSOR_FREE_RUN, 0) || !rate)
+		return 0;
+	pixels = (u64)(f->width + ctrl_value(f->sensor, V4L2_CID_HBLANK, 0)) *
+		 (f->height + ctrl_value(f->sensor, V4L2_CID_VBLANK, 0));
+	return div64_u64(pixels * NSEC_PER_SEC,
+			 max_t(s64, v4l2_ctrl_g_ctrl_int64(rate), 1));
+}
+
+/**
  * isp_frame_input() - the memory input node at the start of a path
  * @f: a frame program
  *
@@ -451,6 +478,17 @@ static void isp_frame_resize(struct isp_frame *f, const u8 *yuv,
 	}
 }
 
+/* account @pixels of stage @stage, started at @t0; returns the time now */
+static u64 isp_frame_stage(struct isp_stage_stats *st, enum isp_stage stage,
+			   u64 t0, u64 pixels)
+{
+	u64 now = ktime_get_ns();
+
+	st->ns[stage] += now - t0;
+	st->pixels[stage] += pixels;
+	return now;
+}
+
 /**
  * isp_frame_render() - render one frame of a capture node
  * @f: the node's frame program
@@ -459,10 +497,12 @@ static void isp_frame_resize(struct isp_frame *f, const u8 *yuv,
  *	of its statistics buffer)
  * @in: for a memory-to-memory path, the input frame,
  *	isp_frame_input_size() bytes; NULL when the path starts at a sensor
+ * @st: the time and pixels of each stage are added to it
  */
 void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
-		      u8 *mem, const u8 *in)
+		      u8 *mem, const u8 *in, struct isp_stage_stats *st)
 {
+	u64 pixels = (u64)f->width * f->height, t = ktime_get_ns();
 	struct pix_ccdc ccdc;
 	struct pix_wb wb;
 
@@ -470,18 +510,28 @@ void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
 	if (f->input && !f->preview && f->resizer) {
 		/* YUV from memory straight into the resizer */
 		isp_frame_resize(f, in, pix, mem);
+		isp_frame_stage(st, ISP_STAGE_RESIZER, t,
+				(u64)f->rsz.out_w * f->rsz.out_h);
 		return;
 	}
 
 	isp_frame_raw(f, in, &ccdc, &wb);
+	t = isp_frame_stage(st, ISP_STAGE_RAW, t, pixels);
 	if (f->stat) {
 		isp_frame_stats(f, mem);
+		isp_frame_stage(st, ISP_STAGE_STATS, t, pixels);
 	} else if (!f->preview) {
 		isp_frame_raw_out(f, pix, mem);
+		isp_frame_stage(st, ISP_STAGE_RAW_OUT, t,
+				(u64)f->crop.width * f->crop.height);
 	} else if (f->resizer) {
 		isp_frame_preview(f, f->yuv, (size_t)f->width * 2, f->height);
+		t = isp_frame_stage(st, ISP_STAGE_PREVIEW, t, pixels);
 		isp_frame_resize(f, f->yuv, pix, mem);
+		isp_frame_stage(st, ISP_STAGE_RESIZER, t,
+				(u64)f->rsz.out_w * f->rsz.out_h);
 	} else if (f->width <= pix->width) {
 		isp_frame_preview(f, mem, pix->bytesperline, pix->height);
+		isp_frame_stage(st, ISP_STAGE_PREVIEW, t, pixels);
 	}
 }

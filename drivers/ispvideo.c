@@ -7,7 +7,10 @@
  * links to; an "output" node feeds frames from memory into a block.
  */
 
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/property.h>
 #include <media/v4l2-ioctl.h>
 #include <media/v4l2-mc.h>
@@ -259,33 +262,27 @@ static void isp_return_buffers(struct isp_video *video,
 	spin_unlock_irq(&video->irqlock);
 }
 
-/**
- * isp_video_link_validate() - validate the link of a video node
- * @link: an enabled data link between a video node and a subdevice pad
- *
- * The video node's format must be what the subdevice pad gives (capture)
- * or takes (output): the media core calls this for a capture node's link
- * and, through v4l2_subdev_link_validate(), for an output node's.
- *
- * Return: 0, or -EPIPE on a mismatch.
+/*
+ * The video node's own link: its format must be what the subdevice pad at
+ * the other end of its enabled link gives (capture) or takes (output). A
+ * node with no enabled link streams on its own.
  */
-static int isp_video_link_validate(struct media_link *link)
+static int isp_video_check_format(struct isp_video *video)
 {
-	bool capture = is_media_entity_v4l2_video_device(link->sink->entity);
-	struct media_pad *remote = capture ? link->source : link->sink;
-	struct video_device *vdev = media_entity_to_video_device(capture ?
-					link->sink->entity : link->source->entity);
-	struct isp_video *video = container_of(vdev, struct isp_video, vdev);
 	const struct isp_video_format *f = find_format(video->format.pixelformat);
 	struct v4l2_subdev_format fmt = {
 		.which = V4L2_SUBDEV_FORMAT_ACTIVE,
-		.pad = remote->index,
 	};
+	struct media_pad *remote;
 	struct v4l2_subdev *sd;
 
+	remote = media_pad_remote_pad_first(&video->pad);
+	if (!remote)
+		return 0;
 	if (!is_media_entity_v4l2_subdev(remote->entity))
 		return -EPIPE;
 	sd = media_entity_to_v4l2_subdev(remote->entity);
+	fmt.pad = remote->index;
 	if (v4l2_subdev_call_state_active(sd, pad, get_fmt, &fmt))
 		return -EPIPE;
 	if (video->meta)
@@ -294,12 +291,24 @@ static int isp_video_link_validate(struct media_link *link)
 	    fmt.format.width != video->format.width ||
 	    fmt.format.height != video->format.height) {
 		dev_dbg(video->isp->dev, "%s: %ux%u %p4cc, %s pad %u has %ux%u 0x%04x\n",
-			vdev->name, video->format.width,
+			video->vdev.name, video->format.width,
 			video->format.height, &video->format.pixelformat,
 			sd->name, remote->index, fmt.format.width,
 			fmt.format.height, fmt.format.code);
 		return -EPIPE;
 	}
+	return 0;
+}
+
+/*
+ * The nodes of one pipeline start one by one (a raw and a YUV capture, an
+ * input and a capture node), and the media core validates the links only
+ * when the first one starts. So each node checks its own link at its own
+ * STREAMON (isp_video_check_format()), and this validates nothing; it
+ * tells v4l2_subdev_link_validate() that an output node's link is handled.
+ */
+static int isp_video_link_validate(struct media_link *link)
+{
 	return 0;
 }
 
@@ -314,12 +323,14 @@ static int isp_video_link_validate(struct media_link *link)
  * horizontal ramp in its own format, and a streaming output node that no
  * capture node takes from has its buffers consumed. A node with no enabled
  * link streams on its own like that, so that its buffer handling can be
- * exercised (v4l2-compliance -s) whatever the configured pipeline. One
- * frame every ISP_FRAME_INTERVAL_MS; each buffer carries a sequence number
- * and a monotonic timestamp.
+ * exercised (v4l2-compliance -s) whatever the configured pipeline.
+ *
+ * A path from a sensor runs at the sensor's frame interval, read at every
+ * frame (a frame is due one interval after the previous one; a late frame
+ * is not caught up), or as fast as it renders when the sensor runs free;
+ * any other node at one frame every ISP_FRAME_INTERVAL_NS. Each buffer
+ * carries a sequence number and a monotonic timestamp.
  */
-
-#define ISP_FRAME_INTERVAL_MS	33
 
 static void isp_video_fill(const struct v4l2_pix_format *pix, u8 *mem)
 {
@@ -360,18 +371,23 @@ static void isp_video_buffer_done(struct isp_video *video,
 	vb2_buffer_done(&buf->vb.vb2_buf, state);
 }
 
-/* One frame of a capture node, when it has a buffer (and its input one). */
-static void isp_video_capture_frame(struct isp_video *video)
+/*
+ * One frame of a capture node, when it has a buffer (and its input one).
+ * Returns whether it had.
+ */
+static bool isp_video_capture_frame(struct isp_video *video)
 {
 	struct isp_video *input = NULL;
 	enum vb2_buffer_state state = VB2_BUF_STATE_DONE;
 	struct isp_buffer *buf, *ibuf = NULL;
+	struct isp_stage_stats st = {};
 	const u8 *in = NULL;
+	unsigned int i;
 	u8 *mem;
 
 	buf = isp_video_next_buffer(video);
 	if (!buf)
-		return;
+		return false;
 	if (video->frame)
 		input = isp_frame_input(video->frame);
 	if (input) {
@@ -383,7 +399,7 @@ static void isp_video_capture_frame(struct isp_video *video)
 			spin_lock_irq(&video->irqlock);
 			list_add(&buf->list, &video->dmaqueue);
 			spin_unlock_irq(&video->irqlock);
-			return;
+			return false;
 		}
 		if (vb2_get_plane_payload(&ibuf->vb.vb2_buf, 0) >=
 		    isp_frame_input_size(video->frame))
@@ -394,7 +410,7 @@ static void isp_video_capture_frame(struct isp_video *video)
 	if (!mem || (input && !in))
 		state = VB2_BUF_STATE_ERROR;
 	else if (video->frame)
-		isp_frame_render(video->frame, &video->format, mem, in);
+		isp_frame_render(video->frame, &video->format, mem, in, &st);
 	else if (video->meta)
 		memset(mem, 0, video->format.sizeimage);	/* nothing sampled */
 	else
@@ -405,11 +421,23 @@ static void isp_video_capture_frame(struct isp_video *video)
 							VB2_BUF_STATE_ERROR);
 		mutex_unlock(&input->feed_lock);
 	}
+
+	spin_lock_irq(&video->irqlock);
+	video->rendered++;
+	for (i = 0; i < ISP_STAGE_NUM; i++) {
+		video->stages.ns[i] += st.ns[i];
+		video->stages.pixels[i] += st.pixels[i];
+	}
+	spin_unlock_irq(&video->irqlock);
 	isp_video_buffer_done(video, buf, state);
+	return true;
 }
 
-/* An output node no capture node takes from consumes a buffer. */
-static void isp_video_consume(struct isp_video *video)
+/*
+ * An output node no capture node takes from consumes a buffer. Returns
+ * whether it had one.
+ */
+static bool isp_video_consume(struct isp_video *video)
 {
 	struct isp_buffer *buf = NULL;
 
@@ -419,18 +447,37 @@ static void isp_video_consume(struct isp_video *video)
 	if (buf)
 		isp_video_buffer_done(video, buf, VB2_BUF_STATE_DONE);
 	mutex_unlock(&video->feed_lock);
+	return buf;
 }
 
 static int isp_video_thread(void *data)
 {
 	struct isp_video *video = data;
+	ktime_t next = ktime_get();
+	bool done;
+	u64 period;
 
 	while (!kthread_should_stop()) {
-		schedule_timeout_interruptible(msecs_to_jiffies(ISP_FRAME_INTERVAL_MS));
+		period = video->frame ? isp_frame_interval_ns(video->frame) :
+					ISP_FRAME_INTERVAL_NS;
+		next = ktime_add_ns(next, period);
+		if (ktime_before(ktime_get(), next)) {
+			set_current_state(TASK_INTERRUPTIBLE);
+			schedule_hrtimeout(&next, HRTIMER_MODE_ABS);
+			if (kthread_should_stop())
+				break;
+		} else {
+			/* late, or running free: no catching up */
+			next = ktime_get();
+		}
+
 		if (V4L2_TYPE_IS_CAPTURE(video->queue.type))
-			isp_video_capture_frame(video);
+			done = isp_video_capture_frame(video);
 		else
-			isp_video_consume(video);
+			done = isp_video_consume(video);
+		/* running free with no buffer queued: wait a little for one */
+		if (!done && !period)
+			usleep_range(1000, 2000);
 	}
 	return 0;
 }
@@ -489,9 +536,9 @@ static int isp_pipeline_s_stream(struct media_pipeline *pipe, bool enable)
 
 /*
  * STREAMON: start (or join) the media pipeline, which validates the format
- * on every enabled link, the video nodes' own included (-EPIPE on a
- * mismatch), start the pipeline's subdevices (their power, under the
- * "streaming" policy), then the frame thread. While the pipeline runs,
+ * on every enabled link between subdevices (-EPIPE on a mismatch), check
+ * the node's own link, start the pipeline's subdevices (their power, under
+ * the "streaming" policy), then the frame thread. While the pipeline runs,
  * the core refuses to change a link of any of its pads.
  */
 static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
@@ -506,6 +553,9 @@ static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 	ret = video_device_pipeline_alloc_start(&video->vdev);
 	if (ret)
 		goto err_unlock;
+	ret = isp_video_check_format(video);
+	if (ret)
+		goto err_stop;
 	pipe = video_device_pipeline(&video->vdev);
 	if (pipe->start_count == 1) {
 		ret = isp_pipeline_s_stream(pipe, true);
@@ -526,6 +576,10 @@ static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 	mutex_lock(&video->feed_lock);
 	video->sequence = 0;
 	mutex_unlock(&video->feed_lock);
+	spin_lock_irq(&video->irqlock);
+	video->rendered = 0;
+	memset(&video->stages, 0, sizeof(video->stages));
+	spin_unlock_irq(&video->irqlock);
 	thread = kthread_run(isp_video_thread, video, "n900-video%d",
 			     video->vdev.num);
 	if (IS_ERR(thread)) {

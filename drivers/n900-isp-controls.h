@@ -23,5 +23,10 @@
 #define V4L2_CID_N900_LSC_STRENGTH	(V4L2_CID_N900_ISP_BASE + 5)
 /* CCDC: black level subtracted from 10-bit raw data */
 #define V4L2_CID_N900_CCDC_BLACK_LEVEL	(V4L2_CID_N900_ISP_BASE + 6)
+/*
+ * sensors: free running, a frame as soon as the ISP has rendered the
+ * previous one, whatever the blanking (benchmarks)
+ */
+#define V4L2_CID_N900_SENSOR_FREE_RUN	(V4L2_CID_N900_ISP_BASE + 7)
 
 #endif /* N900_ISP_CONTROLS_H */

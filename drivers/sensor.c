@@ -19,16 +19,22 @@
 #include <media/v4l2-event.h>
 #include <media/v4l2-subdev.h>
 
+#include "n900-isp-controls.h"
 #include "n900-subdev.h"
 
 /**
  * struct sensor_mode - a readout mode
  * @width: output width
  * @height: output height
+ * @line_length: pixels per line, horizontal blanking included
+ * @frame_length: lines per frame at the mode's nominal frame rate,
+ *	vertical blanking included
  */
 struct sensor_mode {
 	u32 width;
 	u32 height;
+	u32 line_length;
+	u32 frame_length;
 };
 
 /**
@@ -58,13 +64,18 @@ struct sensor_model {
  * @sd: the subdevice
  * @pad: its source pad
  * @model: the sensor model
- * @ctrls: exposure, analogue gain, test pattern, pixel rate, link frequency
+ * @ctrls: exposure, analogue gain, test pattern, pixel rate, link
+ *	frequency, blanking, free running
+ * @hblank: horizontal blanking (read-only: the line length is fixed)
+ * @vblank: vertical blanking, which sets the frame interval
  */
 struct sensor {
 	struct v4l2_subdev sd;
 	struct media_pad pad;
 	const struct sensor_model *model;
 	struct v4l2_ctrl_handler ctrls;
+	struct v4l2_ctrl *hblank;
+	struct v4l2_ctrl *vblank;
 };
 
 static inline struct sensor *to_sensor(struct v4l2_subdev *sd)
@@ -72,16 +83,20 @@ static inline struct sensor *to_sensor(struct v4l2_subdev *sd)
 	return container_of(sd, struct sensor, sd);
 }
 
-/* The et8ek8 modes the N900 used (drivers/media/i2c/et8ek8 mode table). */
+/*
+ * The et8ek8 modes the N900 used, with their line and frame lengths
+ * (drivers/media/i2c/et8ek8/et8ek8_mode.c: mode width and height).
+ */
 static const struct sensor_mode et8ek8_modes[] = {
-	{ 2592, 1968 },
-	{ 1296, 984 },
-	{ 864, 656 },
-	{ 648, 492 },
+	{ 2592, 1968, 3288, 2016 },
+	{ 1296, 984, 3192, 1008 },
+	{ 864, 656, 3984, 672 },
+	{ 648, 492, 5304, 504 },
 };
 
+/* VGA at 30 frames per second from the 12 MHz pixel rate */
 static const struct sensor_mode vs6555_modes[] = {
-	{ 640, 480 },
+	{ 640, 480, 800, 500 },
 };
 
 static const struct sensor_model et8ek8_model = {
@@ -126,13 +141,45 @@ static const struct v4l2_ctrl_ops sensor_ctrl_ops = {
 	.s_ctrl = sensor_s_ctrl,
 };
 
+/*
+ * The frame interval is (width + hblank) * (height + vblank) / pixel rate,
+ * as for any raw sensor (Documentation/driver-api/media/camera-sensor.rst).
+ * A mode has a fixed line length (hblank is read-only) and starts at its
+ * nominal frame length; vblank stretches it.
+ */
+#define SENSOR_VBLANK_MIN	8
+#define SENSOR_FRAME_LENGTH_MAX	65535
+
+static void sensor_update_blanking(struct sensor *sensor,
+				   const struct sensor_mode *mode)
+{
+	u32 hblank = mode->line_length - mode->width;
+	u32 vblank = max(mode->frame_length - mode->height, SENSOR_VBLANK_MIN);
+
+	v4l2_ctrl_modify_range(sensor->hblank, hblank, hblank, 1, hblank);
+	v4l2_ctrl_modify_range(sensor->vblank, SENSOR_VBLANK_MIN,
+			       SENSOR_FRAME_LENGTH_MAX - mode->height, 1,
+			       vblank);
+	v4l2_ctrl_s_ctrl(sensor->vblank, vblank);
+}
+
+/* frames as fast as the ISP renders them, for benchmarks */
+static const struct v4l2_ctrl_config sensor_free_run = {
+	.ops = &sensor_ctrl_ops,
+	.id = V4L2_CID_N900_SENSOR_FREE_RUN,
+	.name = "Free Running",
+	.type = V4L2_CTRL_TYPE_BOOLEAN,
+	.max = 1,
+	.step = 1,
+};
+
 static int sensor_init_controls(struct sensor *sensor)
 {
 	const struct sensor_model *model = sensor->model;
 	struct v4l2_ctrl_handler *hdl = &sensor->ctrls;
 	struct v4l2_ctrl *link_freq;
 
-	v4l2_ctrl_handler_init(hdl, 5);
+	v4l2_ctrl_handler_init(hdl, 8);
 	v4l2_ctrl_new_std(hdl, &sensor_ctrl_ops, V4L2_CID_EXPOSURE, 1,
 			  model->exposure_max, 1, model->exposure_max / 2);
 	v4l2_ctrl_new_std(hdl, &sensor_ctrl_ops, V4L2_CID_ANALOGUE_GAIN, 0,
@@ -146,9 +193,19 @@ static int sensor_init_controls(struct sensor *sensor)
 	link_freq = v4l2_ctrl_new_int_menu(hdl, &sensor_ctrl_ops,
 					   V4L2_CID_LINK_FREQ, 0, 0,
 					   &model->link_freq);
+	/* the ranges of the first (default) mode follow */
+	sensor->hblank = v4l2_ctrl_new_std(hdl, &sensor_ctrl_ops,
+					   V4L2_CID_HBLANK, 0, 0, 1, 0);
+	sensor->vblank = v4l2_ctrl_new_std(hdl, &sensor_ctrl_ops,
+					   V4L2_CID_VBLANK, SENSOR_VBLANK_MIN,
+					   SENSOR_VBLANK_MIN, 1,
+					   SENSOR_VBLANK_MIN);
+	v4l2_ctrl_new_custom(hdl, &sensor_free_run, NULL);
 	if (hdl->error)
 		return hdl->error;
 	link_freq->flags |= V4L2_CTRL_FLAG_READ_ONLY;
+	sensor->hblank->flags |= V4L2_CTRL_FLAG_READ_ONLY;
+	sensor_update_blanking(sensor, &model->modes[0]);
 	sensor->sd.ctrl_handler = hdl;
 	return 0;
 }
@@ -195,12 +252,13 @@ static int sensor_enum_frame_size(struct v4l2_subdev *sd,
 	return 0;
 }
 
-/* Pick the mode closest in size to the request. */
+/* Pick the mode closest in size to the request; it sets the blanking. */
 static int sensor_set_fmt(struct v4l2_subdev *sd,
 			  struct v4l2_subdev_state *state,
 			  struct v4l2_subdev_format *format)
 {
-	const struct sensor_model *model = to_sensor(sd)->model;
+	struct sensor *sensor = to_sensor(sd);
+	const struct sensor_model *model = sensor->model;
 	const struct sensor_mode *mode;
 	struct v4l2_mbus_framefmt *fmt;
 
@@ -210,6 +268,8 @@ static int sensor_set_fmt(struct v4l2_subdev *sd,
 	fmt = v4l2_subdev_state_get_format(state, format->pad);
 	sensor_fill_format(model, mode, fmt);
 	format->format = *fmt;
+	if (format->which == V4L2_SUBDEV_FORMAT_ACTIVE)
+		sensor_update_blanking(sensor, mode);
 	return 0;
 }
 

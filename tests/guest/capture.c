@@ -10,9 +10,10 @@
  * Fails (exit 1, with a message) when a capture's sequence number is not
  * the previous one plus one, when its payload is not the format's
  * sizeimage, when the input file is not one frame of INPUT's format, or
- * when an ioctl fails. Prints one line per frame:
+ * when an ioctl fails. Prints one line per frame, with its timestamp in
+ * microseconds:
  *
- *   frame 3 sequence 3 bytes 614400
+ *   frame 3 sequence 3 bytes 614400 us 20311456
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -170,8 +171,10 @@ int main(int argc, char **argv)
 			continue;
 		if (ioctl(cap.fd, VIDIOC_DQBUF, &buf) < 0)
 			fail("VIDIOC_DQBUF");
-		printf("frame %u sequence %u bytes %u\n", n, buf.sequence,
-		       buf.bytesused);
+		printf("frame %u sequence %u bytes %u us %llu\n", n,
+		       buf.sequence, buf.bytesused,
+		       (unsigned long long)buf.timestamp.tv_sec * 1000000 +
+		       buf.timestamp.tv_usec);
 		if (last >= 0 && buf.sequence != (unsigned long)last + 1) {
 			printf("capture: sequence %u after %ld: a gap\n",
 			       buf.sequence, last);

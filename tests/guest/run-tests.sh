@@ -26,9 +26,10 @@ echo "# shard $shard"
 
 if [ "$shard" = all ] || [ "$shard" = 1 ]; then
 	suite "$T/mc-seed-abi" /dev/media0 /etc/n900/topology.expected
+	# before any sensor mode change: the blanking ranges are the default mode's
+	suite "$T/controls" /etc/n900/controls.spec
 	suite "$T/formats.sh"
 	suite "$T/subdev-try"
-	suite "$T/controls" /etc/n900/controls.spec
 	suite "$T/link-rules.sh"
 	suite "$T/power-invariant" /dev/media0 2000 20261203
 	suite "$T/probe-order.sh"
@@ -40,6 +41,7 @@ if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/stream-validate.sh"
 	suite "$T/kunit.sh"
 	suite "$T/af-sweep.sh"
+	suite "$T/frame-interval.sh"
 	# last: it leaves the main pipeline configured
 	suite "$T/compliance.sh" /dev/media0
 fi

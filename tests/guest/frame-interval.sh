@@ -1,0 +1,62 @@
+#!/bin/sh
+# The sensor's frame interval (drivers/sensor.c): a frame every
+# (width + hblank) * (height + vblank) / pixel rate, from the sensor's
+# controls, and as fast as the ISP renders when it runs free. Raw capture
+# of et8ek8's 648x492 mode through the CCDC; the interval measured is the
+# mean step of the buffer timestamps over frames 2..10. One KTAP document.
+T=/usr/lib/n900/tests
+F=SGRBG10_1X10/648x492
+TOL=10	# per cent: timer slack of an emulated CPU
+
+media-ctl -r
+media-ctl -l '"et8ek8 3-003e":0 -> "video-bus-switch":0 [1], "video-bus-switch":2 -> "OMAP3 ISP CCP2":0 [1]'
+media-ctl -l '"OMAP3 ISP CCP2":1 -> "OMAP3 ISP CCDC":0 [1], "OMAP3 ISP CCDC":2 -> "OMAP3 ISP CCDC output":0 [1]'
+media-ctl -V "\"et8ek8 3-003e\":0 [fmt:$F], \"video-bus-switch\":2 [fmt:$F], \"OMAP3 ISP CCP2\":1 [fmt:$F], \"OMAP3 ISP CCDC\":2 [fmt:$F]"
+dev=$(media-ctl -e 'OMAP3 ISP CCDC output')
+sd=$(media-ctl -e 'et8ek8 3-003e')
+v4l2-ctl -d "$dev" --set-fmt-video=width=648,height=492,pixelformat=BA10
+
+ctrl() { v4l2-ctl -d "$sd" --get-ctrl "$1" | awk '{ print $NF }'; }
+# the interval the controls give, in microseconds
+expected_us() {
+	echo "$(ctrl pixel_rate) $(ctrl horizontal_blanking) $(ctrl vertical_blanking)" |
+		awk '{ printf "%d\n", (648 + $2) * (492 + $3) * 1000000 / $1 }'
+}
+# the mean timestamp step over frames 2..10, in microseconds
+measured_us() {
+	"$T/capture" "$dev" 10 /dev/null |
+		awk '/^frame/ { us[++n] = $NF } END { if (n == 10) printf "%d\n", (us[10] - us[2]) / 8 }'
+}
+within() { # MEASURED EXPECTED: within TOL per cent
+	[ -n "$1" ] && [ $(($1 * 100)) -ge $(($2 * (100 - TOL))) ] &&
+		[ $(($1 * 100)) -le $(($2 * (100 + TOL))) ]
+}
+result() { # N NAME OK? DIAGNOSTIC
+	echo "# $4"
+	if [ "$3" = 0 ]; then echo "ok $1 $2"; else echo "not ok $1 $2"; fi
+}
+
+echo "KTAP version 1"
+echo "1..4"
+
+# the mode's nominal frame length: 504 lines (et8ek8_mode.c), vblank 12
+vb=$(ctrl vertical_blanking)
+[ "$vb" = 12 ]
+result 1 mode_sets_nominal_vblank $? "vertical_blanking $vb after setting 648x492, the mode table's 504 - 492 = 12"
+
+want=$(expected_us)
+nominal=$(measured_us)
+within "$nominal" "$want"
+result 2 nominal_interval $? "measured ${nominal:-no} us per frame, the controls give $want us (±$TOL %)"
+
+v4l2-ctl -d "$sd" --set-ctrl vertical_blanking=755
+want=$(expected_us)
+got=$(measured_us)
+within "$got" "$want"
+result 3 vblank_stretches_interval $? "vertical_blanking 755: measured ${got:-no} us per frame, the controls give $want us (±$TOL %)"
+
+v4l2-ctl -d "$sd" --set-ctrl free_running=1
+free=$(measured_us)
+[ -n "$free" ] && [ -n "$nominal" ] && [ "$free" -lt $((nominal * 9 / 10)) ]
+result 4 free_running_is_faster $? "free running: ${free:-no} us per frame, against ${nominal:-no} us at the nominal interval"
+v4l2-ctl -d "$sd" --set-ctrl free_running=0,vertical_blanking=12

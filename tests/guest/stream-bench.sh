@@ -1,0 +1,59 @@
+#!/bin/sh
+# Guest side of the streaming section of ./build.sh bench (the N900
+# topology, release kernel): in one boot, the guest's memcpy bandwidth,
+# then frames per second of our main pipeline (et8ek8 -> switch -> CCP2 ->
+# CCDC -> LSC -> WB -> preview -> resizer -> memory, the sensor running
+# free) and of vimc's (Sensor A -> Debayer A -> Scaler -> RGB/YUV Capture,
+# RGB888) at the same output sizes, with our time per stage
+# (/sys/kernel/debug/n900-isp/media0/frames). tests/bench-report.sh reads
+# the BENCH lines from the console log.
+T=/usr/lib/n900/tests
+N=${N900_BENCH_FRAMES:-20}
+SIZES="640x480 1280x960"
+
+# fps DEVICE: frames per second over frames 3..N, from the buffer timestamps
+fps() {
+	"$T/capture" "$1" "$N" /dev/null | awk -v n="$N" '
+		/^frame/ { us[++k] = $NF }
+		END { if (k == n && us[n] > us[3]) printf "%.3f\n", (n - 3) * 1e6 / (us[n] - us[3]); else print "ERROR" }'
+}
+
+dmesg -n 1
+echo "N900-BENCH-BEGIN streaming"
+echo "BENCH cpus=$(grep -c ^processor /proc/cpuinfo) frames=$N"
+"$T/memcpy-bench" 614400
+
+sensor=$(media-ctl -e 'et8ek8 3-003e')
+for size in $SIZES; do
+	case $size in
+	640x480) mode=648x492 ;;
+	*) mode=1296x984 ;;
+	esac
+	dev=$(/usr/lib/n900/main-pipeline.sh "$mode" "$size" 2>/dev/null | tail -n 1)
+	v4l2-ctl -d "$sensor" --set-ctrl free_running=1
+	echo "BENCH stream=n900 size=$size sensor=$mode fps=$(fps "$dev")"
+	grep -v '^#' /sys/kernel/debug/n900-isp/media0/frames | sed "s/^/BENCH-STAGE size=$size /"
+	v4l2-ctl -d "$sensor" --set-ctrl free_running=0
+done
+
+modprobe vimc
+vimc=
+for m in /dev/media*; do
+	media-ctl -d "$m" -p 2>/dev/null | grep -q 'driver *vimc' && vimc=$m
+done
+if [ -z "$vimc" ]; then
+	echo "BENCH-FAILED vimc did not register a media device"
+else
+	for size in $SIZES; do
+		media-ctl -d "$vimc" -V "\"Sensor A\":0 [fmt:SGRBG8_1X8/$size], \"Debayer A\":0 [fmt:SGRBG8_1X8/$size]"
+		media-ctl -d "$vimc" -V "\"Debayer A\":1 [fmt:RGB888_1X24/$size], \"Scaler\":0 [fmt:RGB888_1X24/$size], \"Scaler\":1 [fmt:RGB888_1X24/$size]"
+		cap=$(media-ctl -d "$vimc" -e 'RGB/YUV Capture')
+		v4l2-ctl -d "$cap" --set-fmt-video="width=${size%x*},height=${size#*x},pixelformat=RGB3"
+		# Sensor A's other (immutable) link is part of the pipeline too
+		v4l2-ctl -d "$(media-ctl -d "$vimc" -e 'Raw Capture 0')" \
+			--set-fmt-video="width=${size%x*},height=${size#*x},pixelformat=GRBG"
+		echo "BENCH stream=vimc size=$size fps=$(fps "$cap")"
+	done
+fi
+echo "BENCH splats=$(dmesg | grep -cE 'WARNING|BUG:|Oops|Unable to handle|KASAN|UBSAN|lockdep|kmemleak')"
+echo "N900-BENCH-END"
