@@ -27,13 +27,29 @@
  * Controls are read at every frame, so a changed gain shows in the next one.
  */
 
+#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/math64.h>
+#include <linux/module.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include <media/v4l2-ctrls.h>
 
 #include "isp.h"
 #include "isp_pixel.h"
 #include "n900-isp-controls.h"
+
+/*
+ * Each pass over the lines of a frame is split in ISP_FRAME_PARTS parts,
+ * one per vCPU of the guest; a pass of fewer than 2 * ISP_FRAME_PART_MIN
+ * lines is not worth a second CPU.
+ */
+#define ISP_FRAME_PARTS		2
+#define ISP_FRAME_PART_MIN	16
+
+static bool isp_frame_parallel = true;
+module_param_named(parallel, isp_frame_parallel, bool, 0644);
+MODULE_PARM_DESC(parallel, "split each processing pass over two CPUs (default: on)");
 
 /**
  * struct isp_frame - the stages of one capture node's path, and buffers
@@ -60,8 +76,18 @@
  * @rsz: resizer scaling
  * @raw: one raw frame, 16-bit samples
  * @yuv: one preview output frame
- * @line: one raw line
- * @tmp: one YUV line for the resizer
+ * @line: one raw line per part of a pass
+ * @tmp: one YUV line for the resizer per part of a pass
+ * @work: the helper's part of a pass, on another CPU
+ * @done: the helper has done its part
+ * @pass: the stage the current pass runs
+ * @pass_lines: the number of lines of the current pass
+ * @pix: the capture format, while a frame renders
+ * @mem: the capture buffer, while a frame renders
+ * @in: the input frame of a memory-to-memory path, while a frame renders
+ * @rsz_src: the resizer's input frame, while a frame renders
+ * @ccdc_params: the CCDC parameters of the frame
+ * @wb_params: the white balance parameters of the frame
  */
 struct isp_frame {
 	struct v4l2_subdev *sensor;
@@ -87,9 +113,21 @@ struct isp_frame {
 	struct pix_resizer rsz;
 	u16 *raw;
 	u8 *yuv;
-	u16 *line;
-	u8 *tmp;
+	u16 *line[ISP_FRAME_PARTS];
+	u8 *tmp[ISP_FRAME_PARTS];
+	struct work_struct work;
+	struct completion done;
+	enum isp_stage pass;
+	unsigned int pass_lines;
+	const struct v4l2_pix_format *pix;
+	u8 *mem;
+	const u8 *in;
+	const u8 *rsz_src;
+	struct pix_ccdc ccdc_params;
+	struct pix_wb wb_params;
 };
+
+static void isp_frame_work(struct work_struct *work);
 
 static struct v4l2_ctrl *find_ctrl(struct v4l2_subdev *sd, u32 id)
 {
@@ -211,6 +249,7 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
 	struct v4l2_mbus_framefmt fmt;
 	struct media_pad *sink;
 	struct isp_frame *f;
+	unsigned int i;
 	size_t pixels;
 
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
@@ -252,13 +291,16 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
 	f->pix_lsc = vzalloc(sizeof(*f->pix_lsc));
 	f->raw = vmalloc_array(pixels, sizeof(*f->raw));
 	f->yuv = vmalloc(pixels * 2);
-	f->line = vmalloc_array(f->width, sizeof(*f->line));
-	f->tmp = vmalloc(f->width * 2);
-	if (!f->scene || !f->pix_lsc || !f->raw || !f->yuv || !f->line ||
-	    !f->tmp) {
-		isp_frame_destroy(f);
-		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < ISP_FRAME_PARTS; i++) {
+		f->line[i] = vmalloc_array(f->width, sizeof(*f->line[i]));
+		f->tmp[i] = vmalloc(f->width * 2);
+		if (!f->line[i] || !f->tmp[i])
+			goto err_nomem;
 	}
+	if (!f->scene || !f->pix_lsc || !f->raw || !f->yuv)
+		goto err_nomem;
+	INIT_WORK(&f->work, isp_frame_work);
+	init_completion(&f->done);
 	f->scene->width = f->width;
 	f->scene->height = f->height;
 	f->pix_lsc->width = f->width;
@@ -266,6 +308,10 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
 	if (f->sensor)
 		f->lens = sensor_lens(f->sensor);
 	return f;
+
+err_nomem:
+	isp_frame_destroy(f);
+	return ERR_PTR(-ENOMEM);
 }
 
 /**
@@ -274,10 +320,14 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
  */
 void isp_frame_destroy(struct isp_frame *f)
 {
+	unsigned int i;
+
 	if (IS_ERR_OR_NULL(f))
 		return;
-	vfree(f->tmp);
-	vfree(f->line);
+	for (i = 0; i < ISP_FRAME_PARTS; i++) {
+		vfree(f->tmp[i]);
+		vfree(f->line[i]);
+	}
 	vfree(f->yuv);
 	vfree(f->raw);
 	vfree(f->pix_lsc);
@@ -393,49 +443,49 @@ size_t isp_frame_input_size(struct isp_frame *f)
 }
 
 /* the raw line @y at the source: the sensor's, or the input frame's */
-static void isp_frame_source_line(struct isp_frame *f, const u8 *in,
-				  unsigned int y, u16 *line)
+static void isp_frame_source_line(struct isp_frame *f, unsigned int y,
+				  u16 *line)
 {
 	unsigned int w = f->width;
 
 	if (!f->input)
 		pix_sensor_line(f->scene, y, line);
 	else if (f->in_code == MEDIA_BUS_FMT_SGRBG8_1X8)
-		pix_raw8_to_raw10(in + (size_t)y * w, line, w);
+		pix_raw8_to_raw10(f->in + (size_t)y * w, line, w);
 	else
-		memcpy(line, in + (size_t)y * w * 2, w * 2);
+		memcpy(line, f->in + (size_t)y * w * 2, w * 2);
 }
 
-/* the source, CCDC, LSC and WB: the whole raw frame into f->raw */
-static void isp_frame_raw(struct isp_frame *f, const u8 *in,
-			  const struct pix_ccdc *ccdc, const struct pix_wb *wb)
+/* the source, CCDC, LSC and WB: raw lines @y0..@y1 into f->raw */
+static void isp_frame_raw(struct isp_frame *f, unsigned int part,
+			  unsigned int y0, unsigned int y1)
 {
 	unsigned int w = f->width, y;
+	u16 *line = f->line[part];
 
-	for (y = 0; y < f->height; y++) {
+	for (y = y0; y < y1; y++) {
 		u16 *r = f->raw + (size_t)y * w;
 
-		isp_frame_source_line(f, in, y, f->line);
-		pix_ccdc_line(ccdc, f->line, r, w);
+		isp_frame_source_line(f, y, line);
+		pix_ccdc_line(&f->ccdc_params, line, r, w);
 		if (f->pix_lsc->enable)
 			pix_lsc_line(f->pix_lsc, y, r, r);
 		if (f->wb)
-			pix_wb_line(wb, y, r, r, w);
+			pix_wb_line(&f->wb_params, y, r, r, w);
 	}
 }
 
-/* raw to memory: the CCDC output formatter's crop, 10 or 8 bit */
-static void isp_frame_raw_out(struct isp_frame *f,
-			      const struct v4l2_pix_format *pix, u8 *mem)
+/* raw to memory, lines @y0..@y1 of the CCDC output formatter's crop */
+static void isp_frame_raw_out(struct isp_frame *f, unsigned int y0,
+			      unsigned int y1)
 {
-	unsigned int cw = min(f->crop.width, pix->width);
-	unsigned int ch = min(f->crop.height, pix->height);
+	unsigned int cw = min(f->crop.width, f->pix->width);
 	unsigned int y;
 
-	for (y = 0; y < ch; y++) {
+	for (y = y0; y < y1; y++) {
 		const u16 *r = f->raw + (size_t)(f->crop.top + y) * f->width +
 			       f->crop.left;
-		u8 *out = mem + (size_t)y * pix->bytesperline;
+		u8 *out = f->mem + (size_t)y * f->pix->bytesperline;
 
 		if (f->raw8)
 			pix_raw10_to_raw8(r, out, cw);
@@ -444,13 +494,13 @@ static void isp_frame_raw_out(struct isp_frame *f,
 	}
 }
 
-/* preview: @lines lines of YUV into @out, @stride bytes apart */
+/* preview: YUV lines @y0..@y1 into @out, @stride bytes apart */
 static void isp_frame_preview(struct isp_frame *f, u8 *out, size_t stride,
-			      unsigned int lines)
+			      unsigned int y0, unsigned int y1)
 {
 	unsigned int w = f->width, h = f->height, y;
 
-	for (y = 0; y < lines && y < h; y++) {
+	for (y = y0; y < y1; y++) {
 		const u16 *above = f->raw + (size_t)(y ? y - 1 : 1) * w;
 		const u16 *below = f->raw + (size_t)(y + 1 < h ? y + 1 : y - 1) * w;
 
@@ -459,23 +509,82 @@ static void isp_frame_preview(struct isp_frame *f, u8 *out, size_t stride,
 	}
 }
 
-/* the resizer, from a YUV frame of the source's size, into memory */
-static void isp_frame_resize(struct isp_frame *f, const u8 *yuv,
-			     const struct v4l2_pix_format *pix, u8 *mem)
+/* the resizer: output lines @y0..@y1, from f->rsz_src (YUV, source size) */
+static void isp_frame_resize(struct isp_frame *f, unsigned int part,
+			     unsigned int y0, unsigned int y1)
 {
 	size_t stride = (size_t)f->width * 2;
-	const u8 *base = yuv + f->rsz_crop.top * stride + f->rsz_crop.left * 2;
+	const u8 *base = f->rsz_src + f->rsz_crop.top * stride +
+			 f->rsz_crop.left * 2;
 	unsigned int y;
 
-	for (y = 0; y < f->rsz.out_h && y < pix->height; y++) {
+	for (y = y0; y < y1; y++) {
 		unsigned int sy = pix_resizer_src_line(&f->rsz, y);
 		unsigned int sy1 = sy + 1 < f->rsz.in_h ? sy + 1 : sy;
 
 		pix_resizer_line(&f->rsz, y, base + sy * stride,
 				 base + sy1 * stride,
-				 mem + (size_t)y * pix->bytesperline, f->tmp,
-				 f->uyvy);
+				 f->mem + (size_t)y * f->pix->bytesperline,
+				 f->tmp[part], f->uyvy);
 	}
+}
+
+/* lines @y0..@y1 of the current pass, with the buffers of @part */
+static void isp_frame_pass_lines(struct isp_frame *f, unsigned int part,
+				 unsigned int y0, unsigned int y1)
+{
+	switch (f->pass) {
+	case ISP_STAGE_RAW:
+		isp_frame_raw(f, part, y0, y1);
+		break;
+	case ISP_STAGE_RAW_OUT:
+		isp_frame_raw_out(f, y0, y1);
+		break;
+	case ISP_STAGE_PREVIEW:
+		if (f->resizer)
+			isp_frame_preview(f, f->yuv, (size_t)f->width * 2, y0, y1);
+		else
+			isp_frame_preview(f, f->mem, f->pix->bytesperline, y0, y1);
+		break;
+	case ISP_STAGE_RESIZER:
+		isp_frame_resize(f, part, y0, y1);
+		break;
+	default:
+		break;
+	}
+}
+
+/* the helper's part of a pass: the second half of the lines */
+static void isp_frame_work(struct work_struct *work)
+{
+	struct isp_frame *f = container_of(work, struct isp_frame, work);
+
+	isp_frame_pass_lines(f, 1, f->pass_lines / 2, f->pass_lines);
+	complete(&f->done);
+}
+
+/*
+ * Run one pass over @lines lines. The lines of a pass are independent of
+ * each other, so with isp_frame_parallel the second half runs on another
+ * CPU, in a work item, while this thread does the first half.
+ */
+static void isp_frame_pass(struct isp_frame *f, enum isp_stage pass,
+			   unsigned int lines)
+{
+	unsigned int cpu = nr_cpu_ids;
+
+	f->pass = pass;
+	f->pass_lines = lines;
+	if (READ_ONCE(isp_frame_parallel) && lines >= 2 * ISP_FRAME_PART_MIN)
+		cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu >= nr_cpu_ids) {
+		isp_frame_pass_lines(f, 0, 0, lines);
+		return;
+	}
+	reinit_completion(&f->done);
+	queue_work_on(cpu, system_highpri_wq, &f->work);
+	isp_frame_pass_lines(f, 0, 0, lines / 2);
+	wait_for_completion(&f->done);
 }
 
 /* account @pixels of stage @stage, started at @t0; returns the time now */
@@ -503,35 +612,40 @@ void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
 		      u8 *mem, const u8 *in, struct isp_stage_stats *st)
 {
 	u64 pixels = (u64)f->width * f->height, t = ktime_get_ns();
-	struct pix_ccdc ccdc;
-	struct pix_wb wb;
+	unsigned int rsz_lines = min(f->rsz.out_h, pix->height);
 
-	isp_frame_controls(f, &ccdc, &wb);
+	f->pix = pix;
+	f->mem = mem;
+	f->in = in;
+	isp_frame_controls(f, &f->ccdc_params, &f->wb_params);
 	if (f->input && !f->preview && f->resizer) {
 		/* YUV from memory straight into the resizer */
-		isp_frame_resize(f, in, pix, mem);
+		f->rsz_src = in;
+		isp_frame_pass(f, ISP_STAGE_RESIZER, rsz_lines);
 		isp_frame_stage(st, ISP_STAGE_RESIZER, t,
 				(u64)f->rsz.out_w * f->rsz.out_h);
 		return;
 	}
 
-	isp_frame_raw(f, in, &ccdc, &wb);
+	isp_frame_pass(f, ISP_STAGE_RAW, f->height);
 	t = isp_frame_stage(st, ISP_STAGE_RAW, t, pixels);
 	if (f->stat) {
 		isp_frame_stats(f, mem);
 		isp_frame_stage(st, ISP_STAGE_STATS, t, pixels);
 	} else if (!f->preview) {
-		isp_frame_raw_out(f, pix, mem);
+		isp_frame_pass(f, ISP_STAGE_RAW_OUT,
+			       min(f->crop.height, pix->height));
 		isp_frame_stage(st, ISP_STAGE_RAW_OUT, t,
 				(u64)f->crop.width * f->crop.height);
 	} else if (f->resizer) {
-		isp_frame_preview(f, f->yuv, (size_t)f->width * 2, f->height);
+		isp_frame_pass(f, ISP_STAGE_PREVIEW, f->height);
 		t = isp_frame_stage(st, ISP_STAGE_PREVIEW, t, pixels);
-		isp_frame_resize(f, f->yuv, pix, mem);
+		f->rsz_src = f->yuv;
+		isp_frame_pass(f, ISP_STAGE_RESIZER, rsz_lines);
 		isp_frame_stage(st, ISP_STAGE_RESIZER, t,
 				(u64)f->rsz.out_w * f->rsz.out_h);
 	} else if (f->width <= pix->width) {
-		isp_frame_preview(f, mem, pix->bytesperline, pix->height);
+		isp_frame_pass(f, ISP_STAGE_PREVIEW, min(f->height, pix->height));
 		isp_frame_stage(st, ISP_STAGE_PREVIEW, t, pixels);
 	}
 }

@@ -6,10 +6,13 @@
 # free) and of vimc's (Sensor A -> Debayer A -> Scaler -> RGB/YUV Capture,
 # RGB888) at the same output sizes, with our time per stage
 # (/sys/kernel/debug/n900-isp/media0/frames). tests/bench-report.sh reads
-# the BENCH lines from the console log.
+# the BENCH lines from the console log. Our pipeline runs twice per size:
+# each processing pass on one CPU, then split over the guest's two
+# (n900_isp.parallel, the default).
 T=/usr/lib/n900/tests
 N=${N900_BENCH_FRAMES:-20}
 SIZES="640x480 1280x960"
+PARALLEL=/sys/module/n900_isp/parameters/parallel
 
 # fps DEVICE: frames per second over frames 3..N, from the buffer timestamps
 fps() {
@@ -31,6 +34,10 @@ for size in $SIZES; do
 	esac
 	dev=$(/usr/lib/n900/main-pipeline.sh "$mode" "$size" 2>/dev/null | tail -n 1)
 	v4l2-ctl -d "$sensor" --set-ctrl free_running=1
+	# each pass on one CPU, then split over two (the default)
+	echo 0 >$PARALLEL
+	echo "BENCH stream=n900-1cpu size=$size sensor=$mode fps=$(fps "$dev")"
+	echo 1 >$PARALLEL
 	echo "BENCH stream=n900 size=$size sensor=$mode fps=$(fps "$dev")"
 	grep -v '^#' /sys/kernel/debug/n900-isp/media0/frames | sed "s/^/BENCH-STAGE size=$size /"
 	v4l2-ctl -d "$sensor" --set-ctrl free_running=0
