@@ -102,8 +102,25 @@ static int isp_subdev_complete(struct v4l2_async_notifier *notifier)
 	return 0;
 }
 
+/*
+ * A subdevice goes away (its driver unbinds, or the ISP's does): the
+ * streams through it stop before its entity is unregistered, so that no
+ * frame thread reads it and no started pipeline holds its pads.
+ */
+static void isp_subdev_unbind(struct v4l2_async_notifier *notifier,
+			      struct v4l2_subdev *sd,
+			      struct v4l2_async_connection *asc)
+{
+	struct isp_device *isp = notifier_to_isp(notifier);
+	unsigned int i;
+
+	for (i = 0; i < isp->num_videos; i++)
+		isp_video_entity_gone(&isp->videos[i], &sd->entity);
+}
+
 static const struct v4l2_async_notifier_operations isp_async_ops = {
 	.bound = isp_subdev_bound,
+	.unbind = isp_subdev_unbind,
 	.complete = isp_subdev_complete,
 };
 

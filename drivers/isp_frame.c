@@ -56,7 +56,6 @@ MODULE_PARM_DESC(parallel, "split each processing pass over two CPUs (default: o
  * @sensor: the sensor at the start of the path, or NULL
  * @input: the memory input (output) node at the start of the path, or NULL
  * @in_code: the media bus code of @input's frames
- * @lens: the sensor's lens (ancillary link), or NULL
  * @ccdc: the CCDC, when on the path
  * @ccdc_pad: the CCDC source pad the path leaves by
  * @lsc: lens shading, when on the path
@@ -93,7 +92,6 @@ struct isp_frame {
 	struct v4l2_subdev *sensor;
 	struct isp_video *input;
 	u32 in_code;
-	struct v4l2_subdev *lens;
 	struct isp_block *ccdc;
 	unsigned int ccdc_pad;
 	struct isp_block *lsc;
@@ -143,7 +141,11 @@ static s32 ctrl_value(struct v4l2_subdev *sd, u32 id, s32 def)
 	return ctrl ? v4l2_ctrl_g_ctrl(ctrl) : def;
 }
 
-/* the lens the sensor's ancillary link points at */
+/*
+ * The lens the sensor's ancillary link points at. The lens is not part of
+ * the pipeline and may unbind while it streams: call with the graph mutex
+ * held, and use the lens only until it is released.
+ */
 static struct v4l2_subdev *sensor_lens(struct v4l2_subdev *sensor)
 {
 	struct media_link *link;
@@ -305,8 +307,6 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
 	f->scene->height = f->height;
 	f->pix_lsc->width = f->width;
 	f->pix_lsc->height = f->height;
-	if (f->sensor)
-		f->lens = sensor_lens(f->sensor);
 	return f;
 
 err_nomem:
@@ -340,17 +340,21 @@ static void isp_frame_controls(struct isp_frame *f, struct pix_ccdc *ccdc,
 			       struct pix_wb *wb)
 {
 	struct pix_scene *s = f->scene;
+	struct media_device *mdev;
 	struct v4l2_subdev *sd;
 	struct v4l2_ctrl *ctrl;
 
 	if (f->sensor) {
+		mdev = f->sensor->entity.graph_obj.mdev;
 		s->pattern = ctrl_value(f->sensor, V4L2_CID_TEST_PATTERN, 0);
 		ctrl = find_ctrl(f->sensor, V4L2_CID_EXPOSURE);
 		s->exposure = ctrl ? v4l2_ctrl_g_ctrl(ctrl) : 1;
 		s->exposure_ref = ctrl ? ctrl->default_value : 1;
 		s->gain = ctrl_value(f->sensor, V4L2_CID_ANALOGUE_GAIN, 0);
-		s->focus = ctrl_value(f->lens, V4L2_CID_FOCUS_ABSOLUTE,
-				      PIX_FOCUS_SHARP);
+		mutex_lock(&mdev->graph_mutex);
+		s->focus = ctrl_value(sensor_lens(f->sensor),
+				      V4L2_CID_FOCUS_ABSOLUTE, PIX_FOCUS_SHARP);
+		mutex_unlock(&mdev->graph_mutex);
 		pix_scene_prepare(s);
 	}
 

@@ -605,10 +605,13 @@ err_unlock:
 	return ret;
 }
 
-static void isp_stop_streaming(struct vb2_queue *q)
+/*
+ * Stop the frame thread and the node's part of the pipeline: the
+ * subdevices' s_stream when it is the last node of its pipeline, then the
+ * media pipeline. Under isp->stream_lock; the node's buffers stay queued.
+ */
+static void isp_video_halt(struct isp_video *video)
 {
-	struct isp_video *video = vb2_get_drv_priv(q);
-	struct isp_device *isp = video->isp;
 	struct media_pipeline *pipe;
 
 	kthread_stop(video->thread);
@@ -616,16 +619,52 @@ static void isp_stop_streaming(struct vb2_queue *q)
 	isp_video_feed(video, false);
 	isp_frame_destroy(video->frame);
 	video->frame = NULL;
-	/* a capture node may be rendering from one of an input node's buffers */
-	mutex_lock(&video->feed_lock);
-	isp_return_buffers(video, VB2_BUF_STATE_ERROR);
-	mutex_unlock(&video->feed_lock);
 
-	mutex_lock(&isp->stream_lock);
 	pipe = video_device_pipeline(&video->vdev);
 	if (pipe->start_count == 1)
 		isp_pipeline_s_stream(pipe, false);
 	video_device_pipeline_stop(&video->vdev);
+}
+
+static void isp_stop_streaming(struct vb2_queue *q)
+{
+	struct isp_video *video = vb2_get_drv_priv(q);
+	struct isp_device *isp = video->isp;
+
+	mutex_lock(&isp->stream_lock);
+	if (video->thread)	/* not halted by isp_video_entity_gone() */
+		isp_video_halt(video);
+	mutex_unlock(&isp->stream_lock);
+
+	/* a capture node may be rendering from one of an input node's buffers */
+	mutex_lock(&video->feed_lock);
+	isp_return_buffers(video, VB2_BUF_STATE_ERROR);
+	mutex_unlock(&video->feed_lock);
+}
+
+/**
+ * isp_video_entity_gone() - stop a stream whose pipeline loses an entity
+ * @video: a video node
+ * @entity: an entity about to be unregistered (its driver unbinds)
+ *
+ * A node streaming through @entity stops as if the hardware had failed
+ * under it: its frame thread and pipeline stop while every entity of the
+ * pipeline still exists, and its queue reports the error (vb2_queue_error():
+ * DQBUF and QBUF fail with EIO) until STREAMOFF or close.
+ */
+void isp_video_entity_gone(struct isp_video *video,
+			   struct media_entity *entity)
+{
+	struct isp_device *isp = video->isp;
+
+	mutex_lock(&isp->stream_lock);
+	if (video->thread &&
+	    media_entity_pipeline(entity) == video_device_pipeline(&video->vdev)) {
+		dev_warn(isp->dev, "%s: %s goes away, streaming stops\n",
+			 video->vdev.name, entity->name);
+		isp_video_halt(video);
+		vb2_queue_error(&video->queue);
+	}
 	mutex_unlock(&isp->stream_lock);
 }
 

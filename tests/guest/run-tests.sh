@@ -35,6 +35,7 @@ if [ "$shard" = all ] || [ "$shard" = 1 ]; then
 	suite "$T/probe-order.sh"
 	suite "$T/power.sh"
 	suite "$T/frames.sh"
+	suite "$T/stream-stop.sh"
 fi
 if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/recipes.sh" /etc/n900/recipes

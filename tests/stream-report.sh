@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# tests/stream-report.sh LOG: the streaming section of BENCHMARKS.md (on
+# stdout) from the guest console of ./build.sh bench's streaming boot
+# (tests/guest/stream-bench.sh). Every figure comes from the log; the
+# ratios are computed here.
+set -euo pipefail
+
+[ $# -eq 1 ] || { echo "usage: $0 bench-stream.log" >&2; exit 2; }
+data=$(tr -d '\r' <"$1")
+
+# field KEY LINE-PATTERN: the value of KEY=... on the first matching line
+field() {
+	awk -v key="$1" -v pat="$2" '$0 ~ pat {
+		for (i = 1; i <= NF; i++) if (index($i, key "=") == 1) { print substr($i, length(key) + 2); exit }
+	}' <<<"$data"
+}
+fps() { local v; v=$(field fps "^BENCH stream=$1 size=$2 "); echo "${v:--}"; }
+ratio() { # A B: A/B with two decimals, or "-"
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		if (a == "-" || b == "-" || a == "ERROR" || b == "ERROR" || b == 0) print "-"; else printf "%.2f", a / b }'
+}
+
+mbps=$(field MBps '^BENCH memcpy')
+mbps=${mbps:--}
+cpus=$(field cpus '^BENCH cpus')
+frames=$(field frames '^BENCH cpus')
+mapfile -t sizes < <(awk '/^BENCH stream=/ { for (i = 1; i <= NF; i++) if ($i ~ /^size=/) print substr($i, 6) }' <<<"$data" | awk '!seen[$0]++')
+mpx=$(awk -v m="$mbps" 'BEGIN { if (m == "-") print "-"; else printf "%.0f", m / 2 }')
+
+cat <<EOF
+## Streaming: our main pipeline against vimc (issue 6)
+
+Conditions:
+
+- the same host and QEMU as above; one boot of the release kernel with
+  all of \`patches/\`, ${cpus:-?} vCPUs, the N900 topology
+  (\`tests/guest/stream-bench.sh\`)
+- **ours**: et8ek8 -> video-bus-switch -> CCP2 -> CCDC -> lens shading ->
+  white balance -> preview -> resizer -> memory, UYVY
+  (\`main-pipeline.sh\`: lens shading on, white balance gains, lens in
+  focus), the sensor running free (\`free_running=1\`); the 648x492 mode
+  for 640x480, the 1296x984 mode for 1280x960. "1 vCPU" runs every
+  processing pass on one CPU (\`n900_isp.parallel=0\`), "2 vCPUs" splits
+  each pass over both (the default)
+- **vimc**: Sensor A (SGRBG8) -> Debayer A -> Scaler (1:1) -> RGB/YUV
+  Capture, RGB888, loaded in the same boot (\`modprobe vimc\`)
+- frames per second from the buffer timestamps of frames 3 to ${frames:-?}
+  (\`tests/guest/capture.c\`)
+- memcpy: the guest's userspace memcpy of a 614400-byte buffer (a 640x480
+  frame of 16-bit pixels) for one second (\`tests/guest/memcpy-bench.c\`):
+  **$mbps MB/s**, that is $mpx million 16-bit pixels per second
+
+| output | ours fps, 2 vCPUs | ours fps, 1 vCPU | vimc fps | ours (2 vCPUs) / vimc | 2 vCPUs / 1 |
+|---|---:|---:|---:|---:|---:|
+EOF
+for size in "${sizes[@]}"; do
+	ours=$(fps n900 "$size")
+	one=$(fps n900-1cpu "$size")
+	vimc=$(fps vimc "$size")
+	echo "| $size | $ours | $one | $vimc | **$(ratio "$ours" "$vimc")** | $(ratio "$ours" "$one") |"
+done
+
+cat <<EOF
+
+Time per stage (2 vCPUs), from \`/sys/kernel/debug/n900-isp/media0/frames\`
+in the same runs; throughput in million output pixels per second, and as a
+fraction of memcpy's $mpx million 16-bit pixels per second:
+
+| output | stage | µs per frame | Mpx/s | fraction of memcpy |
+|---|---|---:|---:|---:|
+EOF
+awk '/^BENCH-STAGE size=/ { print substr($2, 6), $(NF - 4), $(NF - 1), $NF }' <<<"$data" |
+	while read -r size stage us px; do
+		echo "| $size | $stage | $us | $px | $(ratio "$px" "$mpx") |"
+	done
+
+if [ "${#sizes[@]}" -gt 0 ]; then
+	first=${sizes[0]}
+	echo
+	echo "### Target (issue 6)"
+	echo
+	echo "- main pipeline fps at $first, ours/vimc: **$(ratio "$(fps n900 "$first")" "$(fps vimc "$first")")** (target: at least 5)"
+	echo
+fi
+failed=$(grep '^BENCH-FAILED' <<<"$data" || true)
+[ -z "$failed" ] || { echo "Failed: ${failed#BENCH-FAILED }"; echo; }
+echo "Kernel splats in the streaming boot: $(field splats '^BENCH splats') (WARNING, BUG, Oops, KASAN, UBSAN, lockdep, kmemleak)."
