@@ -158,7 +158,8 @@ int main(int argc, char **argv)
 			printf("capture: no frame in 10 s\n");
 			return 1;
 		}
-		if (pfd[1].revents & POLLOUT) {
+		/* POLLERR: the queue failed, and DQBUF says how */
+		if (pfd[1].revents & (POLLOUT | POLLERR)) {
 			/* the ISP has read an input frame: queue it again */
 			struct v4l2_buffer ibuf = { .type = in.type,
 						    .memory = V4L2_MEMORY_MMAP };
@@ -167,7 +168,7 @@ int main(int argc, char **argv)
 				fail("VIDIOC_DQBUF (input)");
 			queue_buffer(&in, ibuf.index);
 		}
-		if (!(pfd[0].revents & POLLIN))
+		if (!(pfd[0].revents & (POLLIN | POLLERR)))
 			continue;
 		if (ioctl(cap.fd, VIDIOC_DQBUF, &buf) < 0)
 			fail("VIDIOC_DQBUF");
