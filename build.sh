@@ -402,12 +402,16 @@ build_guest_tests() {
 	mkdir -p "$out"
 	step "cross-compiling guest tests (tests/*.c)"
 	for src in "$TOP"/tests/guest/*.c; do
-		"${CROSS}gcc" -O2 -Wall -Wextra -Werror -static \
+		"${CROSS}gcc" -O2 -Wall -Wextra -Werror -static -pthread \
 			-o "$out/$(basename "${src%.c}")" "$src" ||
 			die "cannot compile $src"
 	done
 	done_step
 	frames_expected "$out/frames.expected"
+	step "documented ioctl errnos (tests/ioctl-errnos.sh on the kernel's media docs)"
+	"$TOP/tests/ioctl-errnos.sh" "$KSRC" >"$BUILD/ioctl-errnos" ||
+		die "tests/ioctl-errnos.sh failed"
+	done_step "$(wc -l <"$BUILD/ioctl-errnos") ioctls"
 }
 
 # frames_expected OUT: the host reference model (tests/ref/isp-ref.c, built
@@ -484,7 +488,7 @@ make_rootfs() {
 	cp -a "$TOP/tests/guest/"*.sh "$root/usr/lib/n900/tests/"
 	cp "$BUILD/dt/topology.expected" "$TOP/tests/controls.spec" \
 		"$TOP/tests/frames.spec" "$BUILD/tests/frames.expected" "$root/etc/n900/"
-	cp "$BUILD/frames-input/"* "$root/etc/n900/"
+	cp "$BUILD/frames-input/"* "$BUILD/ioctl-errnos" "$root/etc/n900/"
 	# README's media-ctl recipes, run verbatim by tests/guest/recipes.sh
 	sed -n '/<!-- recipes:begin -->/,/<!-- recipes:end -->/p' "$TOP/README.md" |
 		sed -e '/^<!--/d' -e '/^```/d' >"$root/etc/n900/recipes"

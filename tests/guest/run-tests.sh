@@ -43,8 +43,10 @@ if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/kunit.sh"
 	suite "$T/af-sweep.sh"
 	suite "$T/frame-interval.sh"
-	# last: it leaves the main pipeline configured
+	# it leaves the main pipeline configured
 	suite "$T/compliance.sh" /dev/media0
+	# last: random control values and links (links reset at its end)
+	suite "$T/ioctl-fuzz.sh" 20261203
 fi
 
 # a generated stress topology (./build.sh test boots chain-64 for it)
