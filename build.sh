@@ -21,7 +21,7 @@ CROSS=arm-linux-gnueabihf-
 KSRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
 KSRC_PKG=linux-source-6.12
 GUEST_SUITE=${N900_GUEST_SUITE:-trixie}
-BOOT_TIMEOUT=${N900_BOOT_TIMEOUT:-900}
+BOOT_TIMEOUT=${N900_BOOT_TIMEOUT:-1500}
 
 # shellcheck source=board/qemu.sh
 . "$TOP/board/qemu.sh"

@@ -35,7 +35,6 @@ if [ "$shard" = all ] || [ "$shard" = 1 ]; then
 	suite "$T/probe-order.sh"
 	suite "$T/power.sh"
 	suite "$T/frames.sh"
-	suite "$T/stream-stop.sh"
 fi
 if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/recipes.sh" /etc/n900/recipes
@@ -43,6 +42,7 @@ if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/kunit.sh"
 	suite "$T/af-sweep.sh"
 	suite "$T/frame-interval.sh"
+	suite "$T/stream-stop.sh"
 	# it leaves the main pipeline configured
 	suite "$T/compliance.sh" /dev/media0
 	# last: random control values and links (links reset at its end)
