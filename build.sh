@@ -31,7 +31,7 @@ HOST_PACKAGES=(
 	qemu-system-arm device-tree-compiler u-boot-tools ccache
 	make gcc bc flex bison libssl-dev libelf-dev cpio xz-utils kmod
 	rsync dpkg-dev apt graphviz gnuplot-nox sparse coreutils gzip
-	python3-ply imagemagick
+	python3-ply imagemagick shellcheck
 )
 
 # Guest packages (Debian armhf). apt resolves their libraries.
@@ -243,6 +243,15 @@ lint_result() {
 	fi
 }
 
+# lint_shell: shellcheck on every shell script of the project (sourced
+# files followed), printing only the findings
+lint_shell() {
+	cd "$TOP" || return 0
+	shellcheck -x build.sh .ci/run board/qemu.sh dts/stress.sh tests/*.sh \
+		tests/guest/*.sh rootfs/overlay/init rootfs/overlay/usr/lib/n900/*.sh 2>&1 |
+		grep -E '^In |\^-' || true
+}
+
 # lint_drivers OUT: host-side code checks of drivers/ and patches/ as one
 # KTAP document (read by tests/harness.sh): checkpatch --strict per file and
 # per patch, the W=1 + sparse result of the module build, and a W=1 +
@@ -252,13 +261,13 @@ lint_drivers() {
 	files=("$TOP"/drivers/*.c "$TOP"/drivers/*.h)
 	patches=("$TOP"/patches/*.patch)
 	LINT_I=0 LINT_N=0
-	step "checkpatch --strict and sparse on drivers/ and patches/"
+	step "checkpatch --strict and sparse on drivers/ and patches/, shellcheck on the scripts"
 	# C=2: sparse on every file of the directory, rebuilt or not
 	kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
 		echo "error: the W=1 C=2 build of drivers/media/mc failed" >>"$LOGS/mc-w1-sparse.log"
 	{
 		echo "KTAP version 1"
-		echo "1..$((${#files[@]} + ${#patches[@]} + 2))"
+		echo "1..$((${#files[@]} + ${#patches[@]} + 3))"
 		# checkpatch all files at once ($JOBS in parallel), report per file
 		# shellcheck disable=SC2016 # expanded by the inner sh
 		printf '%s\0' "${files[@]}" | xargs -0 -n 1 -P "$JOBS" sh -c \
@@ -277,6 +286,8 @@ lint_drivers() {
 					--ignore FILE_PATH_CHANGES "$f" 2>&1 |
 					grep -E 'ERROR|WARNING|CHECK' || true)"
 		done
+		# every shell script of the project, sourced files followed (-x)
+		lint_result shellcheck "$(lint_shell)"
 		lint_result sparse_w1.drivers/media/mc \
 			"$(grep -E 'warning:|error:' "$LOGS/mc-w1-sparse.log" || true)" \
 			"see $LOGS/mc-w1-sparse.log"
@@ -412,6 +423,27 @@ build_guest_tests() {
 	"$TOP/tests/ioctl-errnos.sh" "$KSRC" >"$BUILD/ioctl-errnos" ||
 		die "tests/ioctl-errnos.sh failed"
 	done_step "$(wc -l <"$BUILD/ioctl-errnos") ioctls"
+	malformed_dtbs "$BUILD/dt-malformed"
+}
+
+# malformed_dtbs OUT: compile tests/dt-malformed/*.dtso into OUT/*.dtbo,
+# and OUT/expect: "CASE<TAB>REGEX" from each file's "// expect:" line (the
+# kernel message tests/guest/dt-malformed.sh waits for)
+malformed_dtbs() {
+	local out=$1 src name re
+	step "malformed device tree overlays (tests/dt-malformed/)"
+	rm -rf "$out"
+	mkdir -p "$out"
+	for src in "$TOP"/tests/dt-malformed/*.dtso; do
+		name=$(basename "${src%.dtso}")
+		re=$(sed -n 's|^// expect: ||p' "$src")
+		[ -n "$re" ] || die "$src has no \"// expect:\" line"
+		printf '%s\t%s\n' "$name" "$re" >>"$out/expect"
+		# the defects are the point: no warnings
+		dtc -q -I dts -O dtb -o "$out/$name.dtbo" "$src" 2>"$LOGS/dtc-$name.log" ||
+			{ cat "$LOGS/dtc-$name.log" >&2; die "dtc failed on $src"; }
+	done
+	done_step "$(grep -cv '^good' "$out/expect") malformed, 1 good"
 }
 
 # frames_expected OUT: the host reference model (tests/ref/isp-ref.c, built
@@ -489,6 +521,7 @@ make_rootfs() {
 	cp "$BUILD/dt/topology.expected" "$TOP/tests/controls.spec" \
 		"$TOP/tests/frames.spec" "$BUILD/tests/frames.expected" "$root/etc/n900/"
 	cp "$BUILD/frames-input/"* "$BUILD/ioctl-errnos" "$root/etc/n900/"
+	cp -a "$BUILD/dt-malformed" "$root/etc/n900/"
 	# README's media-ctl recipes, run verbatim by tests/guest/recipes.sh
 	sed -n '/<!-- recipes:begin -->/,/<!-- recipes:end -->/p' "$TOP/README.md" |
 		sed -e '/^<!--/d' -e '/^```/d' >"$root/etc/n900/recipes"
@@ -623,19 +656,24 @@ cmd_test() {
 		make_dtb "$topo"
 		consoles+=("$LOGS/test-console-$topo.log")
 	done
-	say "==> then booting stress-topology guests (${stress[*]}); consoles: ${consoles[*]}"
+	say "==> then booting stress-topology guests (${stress[*]}) and a fault-test guest; consoles: ${consoles[*]} $LOGS/test-console-faults.log"
 	(
 		for topo in "${stress[@]}"; do
 			DTB=$BUILD/dt/$topo.dtb DTB_ARGS=$STRESS_KERNEL_ARGS \
 				N900_KERNEL_ARGS="n900.shard=stress ${N900_KERNEL_ARGS:-}" \
 				boot_guest test "$LOGS/test-console-$topo.log" >/dev/null
 		done
+		# malformed device trees, rebinding, reloads, power faults
+		DTB=$BUILD/dt/n900.dtb \
+			N900_KERNEL_ARGS="n900.shard=faults ${N900_KERNEL_ARGS:-}" \
+			boot_guest test "$LOGS/test-console-faults.log" >/dev/null
 	) &
 	pids+=($!)
 	wait "${pids[@]}" || true
 	say "build, boot and tests took $((SECONDS - t0)) s in all"
 	"$TOP/tests/harness.sh" --host "$LOGS/lint.ktap" \
-		"$LOGS/test-console-1.log" "$LOGS/test-console-2.log" "${consoles[@]}"
+		"$LOGS/test-console-1.log" "$LOGS/test-console-2.log" "${consoles[@]}" \
+		"$LOGS/test-console-faults.log"
 }
 
 # ./build.sh bench: the same stress topologies on vanilla 6.12 (no

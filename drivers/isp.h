@@ -265,6 +265,7 @@ struct media_entity *isp_find_entity(struct isp_device *isp,
 				     struct fwnode_handle *fwnode);
 int isp_create_links(struct isp_device *isp, struct media_entity *entity,
 		     struct fwnode_handle *fwnode);
+bool isp_enabled_path(struct media_entity *from, struct media_entity *to);
 int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 		   const struct media_pad *remote, u32 flags);
 

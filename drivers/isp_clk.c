@@ -97,9 +97,10 @@ static struct clk_hw *register_xclk(struct device *dev, const char *name,
  */
 int isp_clk_init(struct isp_device *isp)
 {
-	static const char * const names[] = {
+	const char *names[ISP_CLK_NUM] = {
 		[ISP_CLK_XCLKA] = "cam_xclka",
 		[ISP_CLK_XCLKB] = "cam_xclkb",
+		[ISP_CLK_FCK] = "cam_mclk",
 	};
 	struct device *dev = isp->dev;
 	struct clk_hw_onecell_data *cells;
@@ -107,20 +108,25 @@ int isp_clk_init(struct isp_device *isp)
 	unsigned int i;
 	int ret;
 
+	/* clock names are global: a second ISP must name its own */
+	for (i = 0; i < ISP_CLK_NUM; i++)
+		of_property_read_string_index(dev->of_node, "clock-output-names",
+					      i, &names[i]);
+
 	cells = devm_kzalloc(dev, struct_size(cells, hws, ISP_CLK_NUM),
 			     GFP_KERNEL);
 	if (!cells)
 		return -ENOMEM;
 	cells->num = ISP_CLK_NUM;
 
-	mclk = devm_clk_hw_register_fixed_rate(dev, "cam_mclk", NULL, 0,
+	mclk = devm_clk_hw_register_fixed_rate(dev, names[ISP_CLK_FCK], NULL, 0,
 					       ISP_MCLK_RATE);
 	if (IS_ERR(mclk)) {
 		ret = PTR_ERR(mclk);
 		goto err;
 	}
 	cells->hws[ISP_CLK_FCK] = mclk;
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
+	for (i = ISP_CLK_XCLKA; i <= ISP_CLK_XCLKB; i++) {
 		cells->hws[i] = register_xclk(dev, names[i], mclk);
 		if (IS_ERR(cells->hws[i])) {
 			ret = PTR_ERR(cells->hws[i]);

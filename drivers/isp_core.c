@@ -156,6 +156,38 @@ static int node_stack_push(struct node_stack *st, struct device_node *np)
 }
 
 /*
+ * The device node at the other end of @ep, after checking that the link is
+ * well formed: a remote-endpoint that is an endpoint (in a port) and points
+ * back at @ep.
+ */
+static struct device_node *endpoint_remote_parent(struct isp_device *isp,
+						  struct device_node *ep)
+{
+	struct device_node *rep, *back, *port;
+	bool ok;
+
+	rep = of_graph_get_remote_endpoint(ep);
+	if (!rep) {
+		dev_err(isp->dev, "%pOF: no remote-endpoint\n", ep);
+		return ERR_PTR(-EINVAL);
+	}
+	port = of_get_parent(rep);
+	back = of_graph_get_remote_endpoint(rep);
+	ok = of_node_name_eq(rep, "endpoint") && port &&
+	     of_node_name_eq(port, "port");
+	of_node_put(port);
+	of_node_put(back);
+	if (!ok || back != ep) {
+		dev_err(isp->dev, "%pOF: remote-endpoint %pOF is %s\n", ep, rep,
+			ok ? "not linked back to it" : "not an endpoint in a port");
+		of_node_put(rep);
+		return ERR_PTR(-EINVAL);
+	}
+	of_node_put(rep);
+	return of_graph_get_remote_port_parent(ep);
+}
+
+/*
  * Add every device node reachable over the OF graph from the ISP's block
  * children to the notifier. The walk is iterative (a chain of stress
  * entities may be thousands deep) and keeps the visited nodes in an xarray
@@ -166,6 +198,7 @@ static int isp_collect_graph(struct isp_device *isp)
 	struct node_stack st = {};
 	struct device_node *np, *child, *ep, *remote;
 	struct v4l2_async_connection *asc;
+	const char *compat = "";
 	struct xarray visited;
 	int ret = 0;
 
@@ -174,6 +207,14 @@ static int isp_collect_graph(struct isp_device *isp)
 		if (!of_property_present(child, "compatible") ||
 		    is_video_node(child))
 			continue;
+		if (!of_match_node(isp_block_driver.driver.of_match_table, child)) {
+			of_property_read_string(child, "compatible", &compat);
+			dev_err(isp->dev, "%pOF: unknown ISP block compatible \"%s\"\n",
+				child, compat);
+			of_node_put(child);
+			ret = -EINVAL;
+			goto out;
+		}
 		ret = node_stack_push(&st, of_node_get(child));
 		if (ret) {
 			of_node_put(child);
@@ -200,11 +241,9 @@ static int isp_collect_graph(struct isp_device *isp)
 		}
 
 		for_each_endpoint_of_node(np, ep) {
-			remote = of_graph_get_remote_port_parent(ep);
-			if (!remote) {
-				dev_err(isp->dev, "%pOF: remote-endpoint missing or dangling\n",
-					ep);
-				ret = -EINVAL;
+			remote = endpoint_remote_parent(isp, ep);
+			if (IS_ERR(remote)) {
+				ret = PTR_ERR(remote);
 			} else if (is_video_node(remote) ||
 				   !of_device_is_available(remote)) {
 				of_node_put(remote);

@@ -447,9 +447,11 @@ static const struct v4l2_subdev_internal_ops block_internal_ops = {
  *
  * A sink pad of the OMAP3 ISP takes data from one source at a time, so
  * enabling a second link into a sink pad that already has an enabled one
- * fails with -EBUSY, as on the real hardware.
+ * fails with -EBUSY, as on the real hardware. Enabling a link that would
+ * close a loop of enabled links fails with -EINVAL: frames in a loop have
+ * no source (the mesh stress topologies have such loops of links).
  *
- * Return: 0 or -EBUSY.
+ * Return: 0, -EBUSY or -EINVAL.
  */
 int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 		   const struct media_pad *remote, u32 flags)
@@ -466,6 +468,8 @@ int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 		if (link->flags & MEDIA_LNK_FL_ENABLED)
 			return -EBUSY;
 	}
+	if (isp_enabled_path(entity, remote->entity))
+		return -EINVAL;
 	return 0;
 }
 
@@ -554,6 +558,62 @@ static bool sink_has_enabled_link(struct media_pad *sink)
 	return false;
 }
 
+/**
+ * isp_enabled_path() - whether enabled links lead from one entity to another
+ * @from: the entity where data would start
+ * @to: the entity it would reach
+ *
+ * Follows enabled links downstream from @from. Enabling a link from an
+ * entity A into an entity B closes a loop when isp_enabled_path(B, A): the
+ * frames of such a loop would have no source. The walk visits each entity
+ * at most once (entities are marked in a bitmap of the graph's ids).
+ *
+ * Return: true when @to is reached, false otherwise or when out of memory.
+ */
+bool isp_enabled_path(struct media_entity *from, struct media_entity *to)
+{
+	struct media_device *mdev = from->graph_obj.mdev;
+	struct media_entity **stack, *entity;
+	struct media_link *link;
+	unsigned long *seen;
+	unsigned int n = 0, max;
+	bool found = false;
+
+	if (from == to)
+		return true;
+	if (!mdev)
+		return false;
+	max = mdev->entity_internal_idx_max + 1;
+	seen = bitmap_zalloc(max, GFP_KERNEL);
+	stack = kcalloc(max, sizeof(*stack), GFP_KERNEL);
+	if (!seen || !stack)
+		goto out;
+
+	stack[n++] = from;
+	__set_bit(from->internal_idx, seen);
+	while (n && !found) {
+		entity = stack[--n];
+		for_each_media_entity_data_link(entity, link) {
+			struct media_entity *next = link->sink->entity;
+
+			if (link->source->entity != entity ||
+			    !(link->flags & MEDIA_LNK_FL_ENABLED) ||
+			    next->internal_idx >= max ||
+			    __test_and_set_bit(next->internal_idx, seen))
+				continue;
+			if (next == to) {
+				found = true;
+				break;
+			}
+			stack[n++] = next;
+		}
+	}
+out:
+	kfree(stack);
+	bitmap_free(seen);
+	return found;
+}
+
 static int create_endpoint_link(struct isp_device *isp,
 				struct media_entity *entity,
 				struct fwnode_handle *ep)
@@ -590,7 +650,12 @@ static int create_endpoint_link(struct isp_device *isp,
 	rparent = fwnode_graph_get_port_parent(rep);
 	remote = isp_find_entity(isp, rparent);
 	fwnode_handle_put(rparent);
-	if (!remote || remote == entity)
+	if (remote == entity) {
+		dev_err(isp->dev, "%pfw: links %s to itself\n", ep, entity->name);
+		ret = -EINVAL;
+		goto put_rep;
+	}
+	if (!remote)
 		goto put_rep;	/* linked when the remote end binds */
 
 	fwnode_graph_parse_endpoint(rep, &rvep.base);
@@ -627,6 +692,13 @@ static int create_endpoint_link(struct isp_device *isp,
 	if ((flags & MEDIA_LNK_FL_ENABLED) && sink_has_enabled_link(sink)) {
 		dev_err(isp->dev, "%pfw: %s pad %u already has an enabled input\n",
 			ep, sink->entity->name, sink->index);
+		ret = -EINVAL;
+		goto put_rep;
+	}
+	if ((flags & MEDIA_LNK_FL_ENABLED) &&
+	    isp_enabled_path(src->entity, sink->entity)) {
+		dev_err(isp->dev, "%pfw: enabled links would loop through %s and %s\n",
+			ep, src->entity->name, sink->entity->name);
 		ret = -EINVAL;
 		goto put_rep;
 	}
@@ -686,9 +758,17 @@ static unsigned int dt_num_pads(struct device *dev)
 	struct fwnode_endpoint fep;
 	unsigned int n = 2;
 
-	fwnode_graph_for_each_endpoint(dev_fwnode(dev), ep)
-		if (!fwnode_graph_parse_endpoint(ep, &fep))
-			n = max(n, fep.port + 1);
+	fwnode_graph_for_each_endpoint(dev_fwnode(dev), ep) {
+		if (fwnode_graph_parse_endpoint(ep, &fep))
+			continue;
+		if (fep.port >= N900_MAX_PADS) {
+			dev_err(dev, "%pfw: port %u, but an entity has at most %u pads\n",
+				ep, fep.port, N900_MAX_PADS);
+			fwnode_handle_put(ep);
+			return 0;
+		}
+		n = max(n, fep.port + 1);
+	}
 	return n;
 }
 
@@ -705,6 +785,8 @@ static int block_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	block->type = type;
 	block->num_pads = type->num_pads ? type->num_pads : dt_num_pads(dev);
+	if (!block->num_pads)
+		return -EINVAL;
 	block->pads = devm_kcalloc(dev, block->num_pads, sizeof(*block->pads),
 				   GFP_KERNEL);
 	if (!block->pads)

@@ -11,11 +11,64 @@
 #define N900_SUBDEV_H
 
 #include <linux/device.h>
+#include <linux/kstrtox.h>
+#include <linux/of.h>
 #include <linux/property.h>
 #include <media/v4l2-async.h>
 #include <media/v4l2-subdev.h>
 
 #include "n900-power.h"
+
+/* the media core refuses more pads than this (mc-entity.c) */
+#define N900_MAX_PADS	511
+
+/**
+ * n900_check_ports() - check the OF graph ports of a device node
+ * @dev: the device
+ * @num_pads: the pads of its entity
+ *
+ * A "port@N" node must have "reg = <N>", and N must be a pad of the entity:
+ * the OF graph helpers read a port without "reg" as port 0, which would
+ * put its link on the wrong pad.
+ *
+ * Return: 0, or -EINVAL after a dev_err() naming the port.
+ */
+static inline int n900_check_ports(struct device *dev, unsigned int num_pads)
+{
+	struct device_node *ports, *port;
+	const char *unit;
+	u32 reg, addr;
+	int ret = 0;
+
+	ports = of_get_child_by_name(dev->of_node, "ports");
+	if (!ports)
+		ports = of_node_get(dev->of_node);
+	for_each_child_of_node(ports, port) {
+		if (!of_node_name_eq(port, "port"))
+			continue;
+		unit = strchr(kbasename(port->full_name), '@');
+		if (of_property_read_u32(port, "reg", &reg)) {
+			if (!unit)
+				continue;	/* a lone "port": port 0 */
+			dev_err(dev, "%pOF: port without \"reg\"\n", port);
+			ret = -EINVAL;
+		} else if (unit && (kstrtou32(unit + 1, 16, &addr) || addr != reg)) {
+			dev_err(dev, "%pOF: reg <%u> does not match the unit address\n",
+				port, reg);
+			ret = -EINVAL;
+		} else if (reg >= num_pads) {
+			dev_err(dev, "%pOF: port %u, but the entity has %u pads\n",
+				port, reg, num_pads);
+			ret = -EINVAL;
+		}
+		if (ret) {
+			of_node_put(port);
+			break;
+		}
+	}
+	of_node_put(ports);
+	return ret;
+}
 
 /**
  * n900_subdev_register() - name a subdevice after its DT node and register
@@ -31,7 +84,8 @@
  *
  * Sets up the device's power from its DT node (n900_power_init(); the
  * driver uses n900_power_pm_ops and the n900_power_subdev_* operations),
- * gives the subdevice a device node (and events when it has controls),
+ * checks its ports (n900_check_ports()), gives the subdevice a device node
+ * (and events when it has controls),
  * initialises its pads and active state, and registers it. On failure
  * everything it did is undone and the error is reported with the DT node.
  *
@@ -57,6 +111,9 @@ static inline int n900_subdev_register(struct v4l2_subdev *sd,
 		label = name;
 	strscpy(sd->name, label, sizeof(sd->name));
 
+	ret = n900_check_ports(dev, num_pads);
+	if (ret)
+		return ret;
 	ret = n900_power_init(dev, &sd->entity);
 	if (ret)
 		return ret;

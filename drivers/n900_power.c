@@ -9,6 +9,7 @@
  */
 
 #include <linux/clk.h>
+#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/gpio/consumer.h>
 #include <linux/module.h>
@@ -16,7 +17,10 @@
 #include <linux/pm_runtime.h>
 #include <linux/property.h>
 #include <linux/regulator/consumer.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/spinlock.h>
 #include <media/media-device.h>
 
@@ -179,6 +183,99 @@ void n900_power_events_clear(void)
 EXPORT_SYMBOL_GPL(n900_power_events_clear);
 
 /* -----------------------------------------------------------------------------
+ * Fault injection
+ *
+ * /sys/kernel/debug/n900-power/fail takes "supply ENTITY" or "clock ENTITY":
+ * from then on, every power-up of the entity named ENTITY fails with -EIO
+ * where its last supply or its clock would be enabled, so that the undo of
+ * a partial power-up can be tested. "none" ends it. Reading it gives the
+ * fault and how many power-ups it has failed.
+ */
+
+enum n900_fault { N900_FAULT_NONE, N900_FAULT_SUPPLY, N900_FAULT_CLOCK };
+
+static const char * const fault_names[] = {
+	[N900_FAULT_NONE] = "none",
+	[N900_FAULT_SUPPLY] = "supply",
+	[N900_FAULT_CLOCK] = "clock",
+};
+
+static DEFINE_MUTEX(fault_lock);	/* protects the fault below */
+static enum n900_fault fault_at;
+static char fault_entity[32];
+static unsigned int fault_hits;
+static struct dentry *fault_dir;
+
+/* -EIO, after a dev_err(), when a fault is injected at @at for @pw */
+static int injected_fault(struct n900_power *pw, enum n900_fault at)
+{
+	int ret = 0;
+
+	mutex_lock(&fault_lock);
+	if (fault_at == at && !strcmp(fault_entity, entity_name(pw))) {
+		fault_hits++;
+		ret = -EIO;
+	}
+	mutex_unlock(&fault_lock);
+	if (ret)
+		dev_err(pw->dev, "%pOF: %s fault injected (debugfs n900-power/fail)\n",
+			pw->dev->of_node, fault_names[at]);
+	return ret;
+}
+
+static int fail_show(struct seq_file *m, void *unused)
+{
+	mutex_lock(&fault_lock);
+	seq_printf(m, "%s%s%s\nhits %u\n", fault_names[fault_at],
+		   fault_at ? " " : "", fault_entity, fault_hits);
+	mutex_unlock(&fault_lock);
+	return 0;
+}
+
+static int fail_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, fail_show, NULL);
+}
+
+static ssize_t fail_write(struct file *file, const char __user *ubuf,
+			  size_t count, loff_t *ppos)
+{
+	char buf[48], *entity;
+	int at;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	strim(buf);
+	entity = strchr(buf, ' ');
+	if (entity)
+		*entity++ = '\0';
+	at = match_string(fault_names, ARRAY_SIZE(fault_names), buf);
+	/* an entity with "supply" and "clock", none with "none" */
+	if (at < 0 || !entity == !!at ||
+	    (entity && strlen(entity) >= sizeof(fault_entity)))
+		return -EINVAL;
+
+	mutex_lock(&fault_lock);
+	fault_at = at;
+	strscpy(fault_entity, entity ?: "", sizeof(fault_entity));
+	fault_hits = 0;
+	mutex_unlock(&fault_lock);
+	return count;
+}
+
+static const struct file_operations fail_fops = {
+	.owner = THIS_MODULE,
+	.open = fail_open,
+	.read = seq_read,
+	.write = fail_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/* -----------------------------------------------------------------------------
  * The sequence
  */
 
@@ -262,7 +359,10 @@ static int power_on(struct n900_power *pw)
 
 	power_event(pw, "power-on", "-");
 	for (i = 0; i < pw->num_supplies; i++) {
-		ret = regulator_enable(pw->supplies[i].consumer);
+		ret = i + 1 == pw->num_supplies ?
+		      injected_fault(pw, N900_FAULT_SUPPLY) : 0;
+		if (!ret)
+			ret = regulator_enable(pw->supplies[i].consumer);
 		if (ret) {
 			dev_err(pw->dev, "%pOF: cannot enable supply %s (%d)\n",
 				pw->dev->of_node, pw->supplies[i].supply, ret);
@@ -271,7 +371,9 @@ static int power_on(struct n900_power *pw)
 		power_event(pw, "supply-on", "%s", pw->supplies[i].supply);
 	}
 	if (pw->has_clk) {
-		ret = clock_on(pw);
+		ret = injected_fault(pw, N900_FAULT_CLOCK);
+		if (!ret)
+			ret = clock_on(pw);
 		if (ret)
 			goto err_supplies;
 		power_event(pw, "clock-on", "%lu Hz", clk_get_rate(pw->clk));
@@ -484,7 +586,7 @@ static size_t supply_name_len(const struct property *prop)
 /* Every "<name>-supply" property of the node, in property order. */
 static int get_supplies(struct n900_power *pw)
 {
-	struct device_node *np = pw->dev->of_node;
+	struct device_node *np = pw->dev->of_node, *supply;
 	struct property *prop;
 	unsigned int n = 0;
 	size_t len;
@@ -502,6 +604,14 @@ static int get_supplies(struct n900_power *pw)
 		len = supply_name_len(prop);
 		if (!len)
 			continue;
+		/* the regulator core would hand out a dummy for a bad phandle */
+		supply = of_parse_phandle(np, prop->name, 0);
+		of_node_put(supply);
+		if (!supply) {
+			dev_err(pw->dev, "%pOF: %s does not name a regulator node\n",
+				np, prop->name);
+			return -EINVAL;
+		}
 		pw->supplies[pw->num_supplies].supply =
 			devm_kasprintf(pw->dev, GFP_KERNEL, "%.*s", (int)len,
 				       prop->name);
@@ -598,12 +708,15 @@ static int __init n900_power_module_init(void)
 		return -EINVAL;
 	}
 	pr_info("n900-power: %s power policy\n", policy);
+	fault_dir = debugfs_create_dir("n900-power", NULL);
+	debugfs_create_file("fail", 0644, fault_dir, NULL, &fail_fops);
 	return 0;
 }
 module_init(n900_power_module_init);
 
 static void __exit n900_power_module_exit(void)
 {
+	debugfs_remove_recursive(fault_dir);
 }
 module_exit(n900_power_module_exit);
 

@@ -53,6 +53,12 @@ fi
 if [ "$shard" = stress ]; then
 	suite "$T/stress.sh"
 fi
+# faults: malformed device trees, rebinding, module reloads, power-up
+# failures (./build.sh test boots a third N900 guest for them)
+if [ "$shard" = all ] || [ "$shard" = faults ]; then
+	suite "$T/dt-malformed.sh"
+	suite "$T/fault.sh"
+fi
 
 # kmemleak: force a scan now, so a leak is reported before poweroff.
 echo "# kmemleak scan starts at $(cut -d' ' -f1 /proc/uptime) s"

@@ -1,0 +1,111 @@
+#!/bin/sh
+# Malformed device trees, probed one at a time while the N900 ISP runs.
+# Each case in /etc/n900/dt-malformed (built from tests/dt-malformed/*.dtso)
+# is an overlay that adds a second ISP, "/isp-under-test", with one defect.
+# It is applied through drivers/n900_overlay.c, then removed. A case passes
+# when:
+#  - the kernel log names the bad node with the message the .dtso expects;
+#  - no media device for it is registered (a clean probe failure);
+#  - removing the overlay removes its devices, and the OF core reports no
+#    unbalanced node reference ("OF: ERROR").
+# The well-formed good.dtso must probe (3 entities, its links) before and
+# after the malformed ones. At the end kmemleak must have nothing to
+# report. Splats fail the run (tests/harness.sh). One KTAP document.
+D=/etc/n900/dt-malformed
+O=/sys/kernel/debug/n900-overlay
+PDEV=/sys/bus/platform/devices/isp-under-test
+
+n=0
+result() { # OK NAME [DIAG...]
+	n=$((n + 1))
+	ok=$1 name=$2
+	shift 2
+	for d in "$@"; do [ -z "$d" ] || echo "# $d"; done
+	if [ "$ok" = 1 ]; then echo "ok $n $name"; else echo "not ok $n $name"; fi
+}
+# the kernel messages since the marker of case $1
+since() { dmesg | sed -n "/dt-malformed: begin $1\$/,\$p" | sed 1d; }
+# the media device whose model is $1, if any
+media_of() {
+	for m in /dev/media*; do
+		media-ctl -d "$m" -p 2>/dev/null | grep -q "^model *$1\$" &&
+			{ echo "$m"; return 0; }
+	done
+	return 1
+}
+# apply NAME: apply the overlay, give the probe up to $2 tenths of a
+# second to print $3 (a regex) or to register the media device
+apply() {
+	echo "dt-malformed: begin $1" >/dev/kmsg
+	err=$(cat "$D/$1.dtbo" 2>&1 >$O/apply) || return 1
+	i=0
+	while [ $i -lt "$2" ]; do
+		if [ "$3" = good ]; then
+			media_of "DT test: good" >/dev/null && return 0
+		else
+			since "$1" | grep -Eq -- "$3" && return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 0
+}
+# remove: remove the overlay; its platform devices must be gone
+remove() {
+	echo 1 >$O/remove || return 1
+	i=0
+	while [ -e $PDEV ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	[ ! -e $PDEV ]
+}
+good() { # NAME: the well-formed overlay probes into a 3-entity graph
+	ok=1 diag=
+	apply good 100 good || { ok=0; diag="apply failed: $err"; }
+	m=$(media_of "DT test: good")
+	if [ -n "$m" ]; then
+		ents=$(media-ctl -d "$m" -p | grep -c '^- entity')
+		links=$(media-ctl -d "$m" -p | grep -c '\[ENABLED\]')
+		# 2 enabled links, each listed at both ends
+		[ "$ents" = 3 ] && [ "$links" = 4 ] || ok=0
+		diag="$m: $ents entities, $links enabled link ends"
+	else
+		ok=0 diag="no media device for it; log: $(since good | tail -n 3 | tr '\n' ' ')"
+	fi
+	remove || { ok=0; diag="$diag; overlay removal failed or left $PDEV"; }
+	oferr=$(since good | grep 'OF: ERROR' | head -n 1)
+	[ -z "$oferr" ] || ok=0
+	result $ok "$1" "$diag" "$oferr"
+}
+
+modprobe n900-overlay || echo "# cannot load n900-overlay (needs CONFIG_OF_OVERLAY)"
+cases=$(cut -f1 $D/expect | grep -vx good)
+echo "KTAP version 1"
+echo "1..$(($(echo "$cases" | wc -l) + 3))"
+
+good good_overlay_probes
+for c in $cases; do
+	re=$(awk -F'\t' -v c="$c" '$1 == c { print $2 }' $D/expect)
+	ok=1
+	apply "$c" 100 "$re" || ok=0
+	log=$(since "$c" | grep -E -- "$re" | head -n 1)
+	[ -n "$log" ] || ok=0
+	m=$(media_of "DT test: ${c#[0-9][0-9]-}")
+	[ -z "$m" ] || ok=0
+	remove || ok=0
+	oferr=$(since "$c" | grep 'OF: ERROR' | head -n 1)
+	[ -z "$oferr" ] || ok=0
+	[ -n "$log" ] || log="expected /$re/, got: $(since "$c" | grep -v 'n900-overlay' | tail -n 3 | tr '\n' '|')"
+	result $ok "$c" "${log#*] }" "${m:+registered as $m}" "$oferr"
+done
+good good_overlay_probes_after
+
+# kmemleak reports objects older than 5 s
+sleep 6
+leaks=
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	echo scan >/sys/kernel/debug/kmemleak
+	leaks=$(grep -c 'unreferenced object' /sys/kernel/debug/kmemleak)
+	result "$([ "$leaks" = 0 ] && echo 1 || echo 0)" no_leak "kmemleak: $leaks unreferenced objects"
+else
+	echo "ok $((n + 1)) no_leak # SKIP this kernel has no kmemleak"
+fi
+modprobe -r n900-overlay

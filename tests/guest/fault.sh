@@ -1,0 +1,130 @@
+#!/bin/sh
+# Faults, as one KTAP document:
+#  - the ISP platform device unbound and bound 100 times while /dev/media0
+#    and a video node are held open (stream-stop.sh unbinds it mid-stream);
+#  - every module of the camera removed and loaded again 50 times;
+#  - power-up failures injected (debugfs n900-power/fail) at the main
+#    sensor's supply, at its clock, and at the CCDC's clock: opening the
+#    pipeline's video node fails with EIO, and afterwards nothing is left
+#    powered (runtime PM, the regulator, the clocks, the reset line); with
+#    the fault cleared, the same pipeline streams.
+# Splats fail the run (tests/harness.sh); kmemleak is checked at its end.
+# shellcheck source=rootfs/overlay/etc/n900/functions
+. /etc/n900/functions
+T=/usr/lib/n900/tests
+FAIL=/sys/kernel/debug/n900-power/fail
+S='et8ek8 3-003e'
+
+n=0
+result() { # OK NAME [DIAG...]
+	n=$((n + 1))
+	ok=$1 name=$2
+	shift 2
+	for d in "$@"; do [ -z "$d" ] || echo "# $d"; done
+	if [ "$ok" = 1 ]; then echo "ok $n $name"; else echo "not ok $n $name"; fi
+}
+# platform device of the node whose compatible is $1
+pdev() {
+	f=$(grep -l "$1" /sys/bus/platform/devices/*/of_node/compatible | head -n 1)
+	f=${f%/of_node/compatible}
+	echo "${f##*/}"
+}
+# the ISP's media node, once registered (up to 20 s)
+isp_media() {
+	i=0
+	while [ $i -lt 200 ]; do
+		for m in "/sys/bus/platform/devices/$ISP"/media*; do
+			[ -e "$m" ] && { echo "/dev/${m##*/}"; return 0; }
+		done
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+entities() { media-ctl -d "$1" -p 2>/dev/null | grep -c '^- entity'; }
+# the names of the powered subdevices (runtime PM active)
+powered() {
+	for s in /sys/class/video4linux/v4l-subdev*; do
+		[ "$(cat "$s/device/power/runtime_status")" = active ] && cat "$s/name"
+	done | tr '\n' ','
+}
+# regulators on, clocks enabled, reset lines released: "" when all off
+power_left() {
+	for r in /sys/class/regulator/*; do
+		[ "$(cat "$r/state" 2>/dev/null)" = enabled ] &&
+			printf 'regulator %s on, ' "$(cat "$r/name")"
+	done
+	for c in cam_xclka cam_xclkb cam_mclk; do
+		e=$(cat /sys/kernel/debug/clk/$c/clk_enable_count)
+		[ "$e" = 0 ] || printf 'clock %s enabled %s, ' $c "$e"
+	done
+	# reset-gpios are active low: "out lo" is asserted
+	grep -E 'gpio-[0-9]+ \(.*reset' /sys/kernel/debug/gpio | grep -v 'out lo' |
+		sed 's/$/, /' | tr -d '\n'
+	p=$(powered)
+	[ -z "$p" ] || printf 'powered: %s' "$p"
+}
+
+ISP=$(pdev n900emu,omap3-isp)
+DRV=/sys/bus/platform/drivers/n900-isp
+want=$(entities /dev/media0)
+echo "KTAP version 1"
+echo "1..5"
+
+# 1. unbind/bind x100 with the media node and a video node held open
+video=$(media-ctl -d /dev/media0 -e 'OMAP3 ISP CCDC output')
+exec 3</dev/media0 4<"$video"
+ok=1 bad="" t0=$(cut -d' ' -f1 /proc/uptime)
+for i in $(seq 100); do
+	echo "$ISP" >$DRV/unbind || { ok=0 bad="unbind $i failed"; break; }
+	echo "$ISP" >$DRV/bind || { ok=0 bad="bind $i failed"; break; }
+	m=$(isp_media) || { ok=0 bad="no media device after bind $i"; break; }
+	got=$(entities "$m")
+	[ "$got" = "$want" ] || { ok=0 bad="$m has $got entities after bind $i, not $want"; break; }
+done
+t1=$(cut -d' ' -f1 /proc/uptime)
+exec 3<&- 4<&-
+# with nothing held, the media node is media0 again after one more cycle
+echo "$ISP" >$DRV/unbind && echo "$ISP" >$DRV/bind
+m=$(isp_media)
+[ "$m" = /dev/media0 ] || { ok=0 bad="${bad:+$bad; }the media node is $m after the fds closed"; }
+result $ok isp_rebind_100_nodes_open "$i cycles in $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s, $want entities each time" "$bad"
+
+# 2. rmmod/modprobe x50
+ok=1 bad="" t0=$(cut -d' ' -f1 /proc/uptime)
+for i in $(seq 50); do
+	n900_unload_drivers || { ok=0 bad="unload $i failed"; break; }
+	left=$(grep -c '^n900' /proc/modules)
+	[ "$left" = 0 ] || { ok=0 bad="$left n900 modules still loaded after unload $i"; break; }
+	n900_load_drivers || { ok=0 bad="load $i failed"; break; }
+	got=$(entities /dev/media0)
+	[ "$got" = "$want" ] || { ok=0 bad="media0 has $got entities after load $i, not $want"; break; }
+done
+t1=$(cut -d' ' -f1 /proc/uptime)
+result $ok modules_reload_50 "$i cycles in $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s" "$bad"
+
+# 3-5. power-up faults: FAULT ENTITY NAME
+ISP=$(pdev n900emu,omap3-isp)
+fault() {
+	ok=1
+	dev=$(/usr/lib/n900/main-pipeline.sh 648x492 320x240 2>/dev/null | tail -n 1)
+	echo "$1 $2" >$FAIL
+	"$T/capture" "$dev" 3 /dev/null >/tmp/fault.log 2>&1 && ok=0
+	err=$(tail -n 1 /tmp/fault.log)
+	case $err in *"Input/output error"*) ;; *) ok=0 ;; esac
+	hits=$(sed -n 's/^hits //p' $FAIL)
+	[ "$hits" -ge 1 ] || ok=0
+	left=$(power_left)
+	[ -z "$left" ] || ok=0
+	echo none >$FAIL
+	"$T/capture" "$dev" 3 /dev/null >/tmp/fault-again.log 2>&1 || ok=0
+	again=$(grep -c '^frame' /tmp/fault-again.log)
+	left2=$(power_left)
+	[ -z "$left2" ] || ok=0
+	result $ok "$3" "$1 fault at \"$2\": ${err#capture: }, $hits power-up(s) failed" \
+		"left on after the failure: ${left:-nothing}; after a clean capture: ${left2:-nothing}" \
+		"fault cleared: $again frames"
+}
+fault supply "$S" sensor_supply_fault_undone
+fault clock "$S" sensor_clock_fault_undone
+fault clock "OMAP3 ISP CCDC" ccdc_clock_fault_undone
