@@ -304,6 +304,7 @@ int isp_video_init(struct isp_device *isp, struct isp_video *video,
 int isp_video_register(struct isp_video *video);
 void isp_video_init_format(struct isp_video *video);
 void isp_video_unregister(struct isp_video *video);
+void isp_video_cleanup(struct isp_video *video);
 void isp_video_entity_gone(struct isp_video *video,
 			   struct media_entity *entity);
 

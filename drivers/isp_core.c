@@ -281,8 +281,8 @@ static int isp_create_videos(struct isp_device *isp)
 	for_each_available_child_of_node(isp->dev->of_node, child)
 		isp->num_videos += is_video_node(child);
 
-	isp->videos = devm_kcalloc(isp->dev, isp->num_videos,
-				   sizeof(*isp->videos), GFP_KERNEL);
+	/* freed with the ISP, by isp_release(): open nodes outlive an unbind */
+	isp->videos = kcalloc(isp->num_videos, sizeof(*isp->videos), GFP_KERNEL);
 	if (!isp->videos)
 		return -ENOMEM;
 
@@ -335,6 +335,25 @@ static const struct media_device_ops isp_media_ops = {
 	.link_notify = isp_link_notify,
 };
 
+/*
+ * The last reference to the ISP's v4l2_device is gone: every video node has
+ * been released, including those a process kept open across an unbind.
+ * Only then can the video nodes, the media device and the ISP be freed.
+ */
+static void isp_release(struct v4l2_device *v4l2_dev)
+{
+	struct isp_device *isp = container_of(v4l2_dev, struct isp_device,
+					      v4l2_dev);
+	unsigned int i;
+
+	for (i = 0; i < isp->num_videos; i++)
+		isp_video_cleanup(&isp->videos[i]);
+	kfree(isp->videos);
+	media_device_cleanup(&isp->mdev);
+	mutex_destroy(&isp->stream_lock);
+	kfree(isp);
+}
+
 static int isp_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
@@ -345,26 +364,27 @@ static int isp_probe(struct platform_device *pdev)
 	WARN(inject_warn, "%s: warning injected on request (inject_warn=1)\n",
 	     dev_name(dev));
 
-	isp = devm_kzalloc(dev, sizeof(*isp), GFP_KERNEL);
+	/* not devm: it lives until isp_release() */
+	isp = kzalloc(sizeof(*isp), GFP_KERNEL);
 	if (!isp)
 		return -ENOMEM;
 	isp->dev = dev;
 	platform_set_drvdata(pdev, isp);
-	ret = devm_mutex_init(dev, &isp->stream_lock);
-	if (ret)
-		return ret;
+	mutex_init(&isp->stream_lock);
 
 	/*
 	 * The blocks are children of the ISP: with runtime PM enabled here
 	 * too, the ISP is active whenever one of its blocks is.
 	 */
 	ret = devm_pm_runtime_enable(dev);
-	if (ret)
-		return dev_err_probe(dev, ret, "%pOF: cannot enable runtime PM\n",
-				     dev->of_node);
+	if (ret) {
+		dev_err_probe(dev, ret, "%pOF: cannot enable runtime PM\n",
+			      dev->of_node);
+		goto err_free;
+	}
 	ret = isp_clk_init(isp);
 	if (ret)
-		return ret;
+		goto err_free;
 
 	if (device_property_read_string(dev, "label", &model))
 		model = ISP_MODEL;
@@ -381,8 +401,11 @@ static int isp_probe(struct platform_device *pdev)
 	if (ret) {
 		dev_err_probe(dev, ret, "%pOF: cannot register v4l2 device\n",
 			      dev->of_node);
-		goto err_media;
+		media_device_cleanup(&isp->mdev);
+		goto err_free;
 	}
+	/* from here on, the last v4l2_device_put() frees the ISP */
+	isp->v4l2_dev.release = isp_release;
 
 	ret = isp_create_videos(isp);
 	if (ret) {
@@ -418,8 +441,12 @@ err_notifier:
 	isp_remove_videos(isp);
 err_v4l2:
 	v4l2_device_unregister(&isp->v4l2_dev);
-err_media:
-	media_device_cleanup(&isp->mdev);
+	v4l2_device_put(&isp->v4l2_dev);
+	return ret;
+
+err_free:
+	mutex_destroy(&isp->stream_lock);
+	kfree(isp);
 	return ret;
 }
 
@@ -434,7 +461,7 @@ static void isp_remove(struct platform_device *pdev)
 		media_device_unregister(&isp->mdev);
 	isp_remove_videos(isp);
 	v4l2_device_unregister(&isp->v4l2_dev);
-	media_device_cleanup(&isp->mdev);
+	v4l2_device_put(&isp->v4l2_dev);
 }
 
 static const struct of_device_id isp_of_match[] = {

@@ -696,7 +696,7 @@ static int create_endpoint_link(struct isp_device *isp,
 		goto put_rep;
 	}
 	if ((flags & MEDIA_LNK_FL_ENABLED) &&
-	    isp_enabled_path(src->entity, sink->entity)) {
+	    isp_enabled_path(sink->entity, src->entity)) {
 		dev_err(isp->dev, "%pfw: enabled links would loop through %s and %s\n",
 			ep, src->entity->name, sink->entity->name);
 		ret = -EINVAL;

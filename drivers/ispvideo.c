@@ -811,7 +811,11 @@ static int isp_video_release(struct file *file)
 	int ret;
 
 	ret = vb2_fop_release(file);
-	if (!n900_power_policy_streaming())
+	/*
+	 * Once the node is unregistered (an unbind while it was open), its
+	 * entity has left the graph and what it powered is powered down.
+	 */
+	if (!n900_power_policy_streaming() && video->vdev.entity.graph_obj.mdev)
 		v4l2_pipeline_pm_put(&video->vdev.entity);
 	return ret;
 }
@@ -930,6 +934,7 @@ int isp_video_init(struct isp_device *isp, struct isp_video *video,
 err_mutex:
 	mutex_destroy(&video->feed_lock);
 	mutex_destroy(&video->lock);
+	video->isp = NULL;	/* nothing for isp_video_cleanup() */
 	return ret;
 }
 
@@ -944,23 +949,32 @@ int isp_video_register(struct isp_video *video)
 	int ret;
 
 	ret = video_register_device(&video->vdev, VFL_TYPE_VIDEO, -1);
-	if (ret) {
+	if (ret)
 		dev_err(video->isp->dev, "%pfw: cannot register video device (%d)\n",
 			video->fwnode, ret);
-		media_entity_cleanup(&video->vdev.entity);
-		mutex_destroy(&video->feed_lock);
-		mutex_destroy(&video->lock);
-	}
 	return ret;
 }
 
 /**
  * isp_video_unregister() - unregister a video node
  * @video: the video node
+ *
+ * A process may keep the node open: its memory stays until the ISP's
+ * v4l2_device is released (isp_video_cleanup()).
  */
 void isp_video_unregister(struct isp_video *video)
 {
 	vb2_video_unregister_device(&video->vdev);
+}
+
+/**
+ * isp_video_cleanup() - free what isp_video_init() set up
+ * @video: the video node, unregistered and released, or never initialised
+ */
+void isp_video_cleanup(struct isp_video *video)
+{
+	if (!video->isp)
+		return;
 	media_entity_cleanup(&video->vdev.entity);
 	mutex_destroy(&video->feed_lock);
 	mutex_destroy(&video->lock);

@@ -23,13 +23,18 @@ result() { # OK NAME [DIAG...]
 	for d in "$@"; do [ -z "$d" ] || echo "# $d"; done
 	if [ "$ok" = 1 ]; then echo "ok $n $name"; else echo "not ok $n $name"; fi
 }
-# the kernel messages since the marker of case $1
-since() { dmesg | sed -n "/dt-malformed: begin $1\$/,\$p" | sed 1d; }
+# the kernel messages since the last marker of case $1
+since() {
+	dmesg | awk -v m="dt-malformed: begin $1" '
+		substr($0, length($0) - length(m) + 1) == m { n = 0; delete l; next }
+		{ l[n++] = $0 }
+		END { for (i = 0; i < n; i++) print l[i] }'
+}
 # the media device whose model is $1, if any
 media_of() {
-	for m in /dev/media*; do
-		media-ctl -d "$m" -p 2>/dev/null | grep -q "^model *$1\$" &&
-			{ echo "$m"; return 0; }
+	for m in /sys/bus/media/devices/media*; do
+		[ "$(cat "$m/model" 2>/dev/null)" = "$1" ] &&
+			{ echo "/dev/${m##*/}"; return 0; }
 	done
 	return 1
 }
@@ -76,7 +81,12 @@ good() { # NAME: the well-formed overlay probes into a 3-entity graph
 	result $ok "$1" "$diag" "$oferr"
 }
 
-modprobe n900-overlay || echo "# cannot load n900-overlay (needs CONFIG_OF_OVERLAY)"
+if ! modprobe n900-overlay; then
+	echo "KTAP version 1"
+	echo "1..1"
+	echo "not ok 1 dt_malformed # cannot load n900-overlay (needs a kernel with CONFIG_OF_OVERLAY)"
+	exit 0
+fi
 cases=$(cut -f1 $D/expect | grep -vx good)
 echo "KTAP version 1"
 echo "1..$(($(echo "$cases" | wc -l) + 3))"

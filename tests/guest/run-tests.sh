@@ -8,10 +8,16 @@ T=/usr/lib/n900/tests
 dmesg -n 1
 echo "N900-TESTS-BEGIN $(date +%s)"
 
-# suite: run one suite, with its guest uptime on a diagnostic line.
+# suite: run one suite, with its guest uptime on a diagnostic line. A suite
+# that cannot be run at all (exit status 126 or 127) is a failed test.
 suite() {
 	echo "# suite $1 starts at $(cut -d' ' -f1 /proc/uptime) s"
 	"$@"
+	rc=$?
+	if [ $rc -ge 126 ]; then
+		printf 'KTAP version 1\n1..1\nnot ok 1 %s # could not be run (exit status %d)\n' \
+			"${1##*/}" $rc
+	fi
 }
 
 # ./build.sh test boots the guest twice in parallel (two host cores), each
