@@ -21,7 +21,7 @@ CROSS=arm-linux-gnueabihf-
 KSRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
 KSRC_PKG=linux-source-6.12
 GUEST_SUITE=${N900_GUEST_SUITE:-trixie}
-BOOT_TIMEOUT=${N900_BOOT_TIMEOUT:-1500}
+BOOT_TIMEOUT=${N900_BOOT_TIMEOUT:-2400}
 
 # shellcheck source=board/qemu.sh
 . "$TOP/board/qemu.sh"
@@ -650,42 +650,51 @@ cmd_test() {
 	. "$TOP/board/qemu.sh"
 	build_all debug test
 	lint_drivers "$LOGS/lint.ktap"
-	# Two boots in parallel, one per host core, each running one shard of
-	# the suites (tests/guest/run-tests.sh); their consoles go to two logs.
-	local pids=() consoles=()
-	for shard in 1 2; do
-		has_shard $shard || continue
-		say "==> booting test guest $shard (timeout ${BOOT_TIMEOUT}s); console: $LOGS/test-console-$shard.log"
-		N900_KERNEL_ARGS="n900.shard=$shard ${N900_KERNEL_ARGS:-}" \
-			boot_guest test "$LOGS/test-console-$shard.log" >/dev/null &
-		pids+=($!)
-		consoles+=("$LOGS/test-console-$shard.log")
-	done
-	# and, one after the other, short ones on generated stress topologies
-	# (tests/guest/stress.sh), then the fault tests on the N900 topology
-	local topo stress=()
+	# Three processes in parallel on the two host cores, one guest each at
+	# a time (tests/guest/run-tests.sh picks the suites by shard): shard 1
+	# then short guests on generated stress topologies (tests/guest/stress.sh);
+	# shard 2; the fault tests on the N900 topology. They need about the
+	# same time.
+	local pids=() consoles=() topo stress=()
 	! has_shard stress || stress=(chain-64 mesh-256)
 	for topo in ${stress[@]+"${stress[@]}"}; do
 		make_dtb "$topo"
-		consoles+=("$LOGS/test-console-$topo.log")
 	done
-	! has_shard faults || consoles+=("$LOGS/test-console-faults.log")
+	for shard in 1 2 stress faults; do
+		has_shard $shard || continue
+		if [ $shard = stress ]; then
+			for topo in "${stress[@]}"; do
+				consoles+=("$LOGS/test-console-$topo.log")
+			done
+		else
+			consoles+=("$LOGS/test-console-$shard.log")
+		fi
+	done
+	say "==> booting the test guests (timeout ${BOOT_TIMEOUT}s each); consoles: ${consoles[*]}"
 	(
+		if has_shard 1; then
+			N900_KERNEL_ARGS="n900.shard=1 ${N900_KERNEL_ARGS:-}" \
+				boot_guest test "$LOGS/test-console-1.log" >/dev/null
+		fi
 		for topo in ${stress[@]+"${stress[@]}"}; do
-			say "==> booting a test guest on $topo; console: $LOGS/test-console-$topo.log"
 			DTB=$BUILD/dt/$topo.dtb DTB_ARGS=$STRESS_KERNEL_ARGS \
 				N900_KERNEL_ARGS="n900.shard=stress ${N900_KERNEL_ARGS:-}" \
 				boot_guest test "$LOGS/test-console-$topo.log" >/dev/null
 		done
-		if has_shard faults; then
-			# malformed device trees, rebinding, reloads, power faults
-			say "==> booting the fault-test guest; console: $LOGS/test-console-faults.log"
-			DTB=$BUILD/dt/n900.dtb \
-				N900_KERNEL_ARGS="n900.shard=faults ${N900_KERNEL_ARGS:-}" \
-				boot_guest test "$LOGS/test-console-faults.log" >/dev/null
-		fi
 	) &
 	pids+=($!)
+	if has_shard 2; then
+		N900_KERNEL_ARGS="n900.shard=2 ${N900_KERNEL_ARGS:-}" \
+			boot_guest test "$LOGS/test-console-2.log" >/dev/null &
+		pids+=($!)
+	fi
+	if has_shard faults; then
+		# malformed device trees, rebinding, reloads, power faults
+		DTB=$BUILD/dt/n900.dtb \
+			N900_KERNEL_ARGS="n900.shard=faults ${N900_KERNEL_ARGS:-}" \
+			boot_guest test "$LOGS/test-console-faults.log" >/dev/null &
+		pids+=($!)
+	fi
 	wait "${pids[@]}" || true
 	say "build, boot and tests took $((SECONDS - t0)) s in all"
 	"$TOP/tests/harness.sh" --host "$LOGS/lint.ktap" "${consoles[@]}"
