@@ -11,18 +11,12 @@
 # The well-formed good.dtso must probe (3 entities, its links) before and
 # after the malformed ones. At the end kmemleak must have nothing to
 # report. Splats fail the run (tests/harness.sh). One KTAP document.
+# shellcheck source=rootfs/overlay/etc/n900/functions
+. /etc/n900/functions
 D=/etc/n900/dt-malformed
 O=/sys/kernel/debug/n900-overlay
 PDEV=/sys/bus/platform/devices/isp-under-test
 
-n=0
-result() { # OK NAME [DIAG...]
-	n=$((n + 1))
-	ok=$1 name=$2
-	shift 2
-	for d in "$@"; do [ -z "$d" ] || echo "# $d"; done
-	if [ "$ok" = 1 ]; then echo "ok $n $name"; else echo "not ok $n $name"; fi
-}
 # the kernel messages since the last marker of case $1
 since() {
 	dmesg | awk -v m="dt-malformed: begin $1" '
@@ -78,7 +72,7 @@ good() { # NAME: the well-formed overlay probes into a 3-entity graph
 	remove || { ok=0; diag="$diag; overlay removal failed or left $PDEV"; }
 	oferr=$(since good | grep 'OF: ERROR' | head -n 1)
 	[ -z "$oferr" ] || ok=0
-	result $ok "$1" "$diag" "$oferr"
+	n900_result $ok "$1" "$diag" "$oferr"
 }
 
 if ! modprobe n900-overlay; then
@@ -104,18 +98,9 @@ for c in $cases; do
 	oferr=$(since "$c" | grep 'OF: ERROR' | head -n 1)
 	[ -z "$oferr" ] || ok=0
 	[ -n "$log" ] || log="expected /$re/, got: $(since "$c" | grep -v 'n900-overlay' | tail -n 3 | tr '\n' '|')"
-	result $ok "$c" "${log#*] }" "${m:+registered as $m}" "$oferr"
+	n900_result $ok "$c" "${log#*] }" "${m:+registered as $m}" "$oferr"
 done
 good good_overlay_probes_after
 
-# kmemleak reports objects older than 5 s
-sleep 6
-leaks=
-if [ -w /sys/kernel/debug/kmemleak ]; then
-	echo scan >/sys/kernel/debug/kmemleak
-	leaks=$(grep -c 'unreferenced object' /sys/kernel/debug/kmemleak)
-	result "$([ "$leaks" = 0 ] && echo 1 || echo 0)" no_leak "kmemleak: $leaks unreferenced objects"
-else
-	echo "ok $((n + 1)) no_leak # SKIP this kernel has no kmemleak"
-fi
+n900_no_leak
 modprobe -r n900-overlay

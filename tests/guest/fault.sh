@@ -16,14 +16,6 @@ T=/usr/lib/n900/tests
 FAIL=/sys/kernel/debug/n900-power/fail
 S='et8ek8 3-003e'
 
-n=0
-result() { # OK NAME [DIAG...]
-	n=$((n + 1))
-	ok=$1 name=$2
-	shift 2
-	for d in "$@"; do [ -z "$d" ] || echo "# $d"; done
-	if [ "$ok" = 1 ]; then echo "ok $n $name"; else echo "not ok $n $name"; fi
-}
 # platform device of the node whose compatible is $1
 pdev() {
 	f=$(grep -l "$1" /sys/bus/platform/devices/*/of_node/compatible | head -n 1)
@@ -90,7 +82,7 @@ exec 3<&- 4<&-
 echo "$ISP" >$DRV/unbind && echo "$ISP" >$DRV/bind
 m=$(isp_media)
 [ "$m" = /dev/media0 ] || { ok=0 bad="${bad:+$bad; }the media node is $m after the fds closed"; }
-result $ok isp_rebind_100_nodes_open "$i cycles in $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s, the same graph each time (entities pads links interfaces: $want)" "$bad"
+n900_result $ok isp_rebind_100_nodes_open "$i cycles in $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s, the same graph each time (entities pads links interfaces: $want)" "$bad"
 
 # 2. rmmod/modprobe x50
 ok=1 bad="" t0=$(cut -d' ' -f1 /proc/uptime)
@@ -103,7 +95,7 @@ for i in $(seq 50); do
 	[ "$got" = "$want" ] || { ok=0 bad="media0: graph \"$got\" after load $i, not \"$want\""; break; }
 done
 t1=$(cut -d' ' -f1 /proc/uptime)
-result $ok modules_reload_50 "$i cycles in $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s, the same graph each time ($want)" "$bad"
+n900_result $ok modules_reload_50 "$i cycles in $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s, the same graph each time ($want)" "$bad"
 
 # 3-5. power-up faults: FAULT ENTITY NAME
 ISP=$(pdev n900emu,omap3-isp)
@@ -123,7 +115,7 @@ fault() {
 	again=$(grep -c '^frame' /tmp/fault-again.log)
 	left2=$(power_left)
 	[ -z "$left2" ] || ok=0
-	result $ok "$3" "$1 fault at \"$2\": ${err#capture: }, $hits power-up(s) failed" \
+	n900_result $ok "$3" "$1 fault at \"$2\": ${err#capture: }, $hits power-up(s) failed" \
 		"left on after the failure: ${left:-nothing}; after a clean capture: ${left2:-nothing}" \
 		"fault cleared: $again frames"
 }
@@ -131,12 +123,4 @@ fault supply "$S" sensor_supply_fault_undone
 fault clock "$S" sensor_clock_fault_undone
 fault clock "OMAP3 ISP CCDC" ccdc_clock_fault_undone
 
-# 6. nothing leaked by the above (kmemleak reports objects older than 5 s)
-sleep 6
-if [ -w /sys/kernel/debug/kmemleak ]; then
-	echo scan >/sys/kernel/debug/kmemleak
-	leaks=$(grep -c 'unreferenced object' /sys/kernel/debug/kmemleak)
-	result "$([ "$leaks" = 0 ] && echo 1 || echo 0)" no_leak "kmemleak: $leaks unreferenced objects"
-else
-	echo "ok $((n + 1)) no_leak # SKIP this kernel has no kmemleak"
-fi
+n900_no_leak
