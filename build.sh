@@ -655,11 +655,13 @@ cmd_test() {
 	# then short guests on generated stress topologies (tests/guest/stress.sh);
 	# shard 2; the fault tests on the N900 topology. They need about the
 	# same time.
-	local pids=() consoles=() topo stress=()
+	local pids=() consoles=() topo stress=() n900_dtb=$DTB
 	! has_shard stress || stress=(chain-64 mesh-256)
 	for topo in ${stress[@]+"${stress[@]}"}; do
 		make_dtb "$topo"
 	done
+	# make_dtb set DTB to the last stress tree: shards 1 and 2 boot the N900
+	DTB=$n900_dtb
 	for shard in 1 2 stress faults; do
 		has_shard $shard || continue
 		if [ $shard = stress ]; then
@@ -690,7 +692,7 @@ cmd_test() {
 	fi
 	if has_shard faults; then
 		# malformed device trees, rebinding, reloads, power faults
-		DTB=$BUILD/dt/n900.dtb \
+		DTB=$n900_dtb \
 			N900_KERNEL_ARGS="n900.shard=faults ${N900_KERNEL_ARGS:-}" \
 			boot_guest test "$LOGS/test-console-faults.log" >/dev/null &
 		pids+=($!)

@@ -754,21 +754,28 @@ int isp_create_links(struct isp_device *isp, struct media_entity *entity,
  */
 static unsigned int dt_num_pads(struct device *dev)
 {
-	struct fwnode_handle *ep;
-	struct fwnode_endpoint fep;
+	struct device_node *ports, *port;
 	unsigned int n = 2;
+	u32 reg;
 
-	fwnode_graph_for_each_endpoint(dev_fwnode(dev), ep) {
-		if (fwnode_graph_parse_endpoint(ep, &fep))
+	ports = of_get_child_by_name(dev->of_node, "ports");
+	if (!ports)
+		ports = of_node_get(dev->of_node);
+	for_each_child_of_node(ports, port) {
+		/* a port without "reg" is reported by n900_check_ports() */
+		if (!of_node_name_eq(port, "port") ||
+		    of_property_read_u32(port, "reg", &reg))
 			continue;
-		if (fep.port >= N900_MAX_PADS) {
-			dev_err(dev, "%pfw: port %u, but an entity has at most %u pads\n",
-				ep, fep.port, N900_MAX_PADS);
-			fwnode_handle_put(ep);
-			return 0;
+		if (reg >= N900_MAX_PADS) {
+			dev_err(dev, "%pOF: port %u, but an entity has at most %u pads\n",
+				port, reg, N900_MAX_PADS);
+			of_node_put(port);
+			n = 0;
+			break;
 		}
-		n = max(n, fep.port + 1);
+		n = max(n, reg + 1);
 	}
+	of_node_put(ports);
 	return n;
 }
 
