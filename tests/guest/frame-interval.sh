@@ -45,9 +45,20 @@ vb=$(ctrl vertical_blanking)
 result 1 mode_sets_nominal_vblank $? "vertical_blanking $vb after setting 648x492, the mode table's 504 - 492 = 12"
 
 want=$(expected_us)
+# how fast this guest renders a frame at all: when it cannot render one
+# within the nominal interval (three debug guests on two host cores), the
+# pace cannot be checked there
+v4l2-ctl -d "$sd" --set-ctrl free_running=1
+render=$(measured_us)
+v4l2-ctl -d "$sd" --set-ctrl free_running=0
 nominal=$(measured_us)
-within "$nominal" "$want"
-result 2 nominal_interval $? "measured ${nominal:-no} us per frame, the controls give $want us (±$TOL %)"
+if [ -n "$render" ] && [ "$render" -gt $((want * (100 - TOL) / 100)) ]; then
+	echo "# measured ${nominal:-no} us per frame, the controls give $want us"
+	echo "ok 2 nominal_interval # SKIP this guest renders a frame in $render us, too slow for the nominal $want us (a loaded host)"
+else
+	within "$nominal" "$want"
+	result 2 nominal_interval $? "measured ${nominal:-no} us per frame, the controls give $want us (±$TOL %; free running: ${render:-no} us)"
+fi
 
 v4l2-ctl -d "$sd" --set-ctrl vertical_blanking=755
 want=$(expected_us)
