@@ -758,9 +758,7 @@ static unsigned int dt_num_pads(struct device *dev)
 	unsigned int n = 2;
 	u32 reg;
 
-	ports = of_get_child_by_name(dev->of_node, "ports");
-	if (!ports)
-		ports = of_node_get(dev->of_node);
+	ports = n900_ports_node(dev);
 	for_each_child_of_node(ports, port) {
 		/* a port without "reg" is reported by n900_check_ports() */
 		if (!of_node_name_eq(port, "port") ||

@@ -23,6 +23,20 @@
 #define N900_MAX_PADS	511
 
 /**
+ * n900_ports_node() - the node whose "port" children are a device's pads
+ * @dev: the device
+ *
+ * Return: its "ports" child, or its own node when it has none, with a
+ * reference the caller drops with of_node_put().
+ */
+static inline struct device_node *n900_ports_node(struct device *dev)
+{
+	struct device_node *ports = of_get_child_by_name(dev->of_node, "ports");
+
+	return ports ?: of_node_get(dev->of_node);
+}
+
+/**
  * n900_check_ports() - check the OF graph ports of a device node
  * @dev: the device
  * @num_pads: the pads of its entity
@@ -40,9 +54,7 @@ static inline int n900_check_ports(struct device *dev, unsigned int num_pads)
 	u32 reg, addr;
 	int ret = 0;
 
-	ports = of_get_child_by_name(dev->of_node, "ports");
-	if (!ports)
-		ports = of_node_get(dev->of_node);
+	ports = n900_ports_node(dev);
 	for_each_child_of_node(ports, port) {
 		if (!of_node_name_eq(port, "port"))
 			continue;

@@ -232,11 +232,6 @@ static int fail_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
-static int fail_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, fail_show, NULL);
-}
-
 static ssize_t fail_write(struct file *file, const char __user *ubuf,
 			  size_t count, loff_t *ppos)
 {
@@ -266,14 +261,7 @@ static ssize_t fail_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-static const struct file_operations fail_fops = {
-	.owner = THIS_MODULE,
-	.open = fail_open,
-	.read = seq_read,
-	.write = fail_write,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(fail);
 
 /* -----------------------------------------------------------------------------
  * The sequence
