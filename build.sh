@@ -7,6 +7,9 @@
 #   ./build.sh clean      remove build/ (add --all to drop the kernel cache)
 #   ./build.sh help       list the subcommands and environment knobs
 #
+# Each run of the demo, the tests or the shell leaves its console logs and
+# artefacts in build/runs/COMMAND-TIME/; build/runs/latest points at it.
+#
 # Everything is built from Debian packages: the kernel from linux-source-6.12,
 # the guest userspace from armhf .debs fetched through a private apt
 # configuration (the host's apt sources are never touched).
@@ -31,7 +34,7 @@ HOST_PACKAGES=(
 	qemu-system-arm device-tree-compiler u-boot-tools ccache
 	make gcc bc flex bison libssl-dev libelf-dev cpio xz-utils kmod
 	rsync dpkg-dev apt graphviz gnuplot-nox sparse coreutils gzip
-	python3-ply imagemagick shellcheck
+	python3-ply imagemagick shellcheck u-boot-qemu libxml2-utils
 )
 
 # Guest packages (Debian armhf). apt resolves their libraries.
@@ -41,8 +44,21 @@ say() { printf '[build] %s\n' "$*"; }
 die() { printf '[build] error: %s\n' "$*" >&2; exit 1; }
 
 STEP_T0=0
-step() { STEP_T0=$SECONDS; say "==> $*"; }
-done_step() { say "    done in $((SECONDS - STEP_T0)) s${1:+ ($1)}"; }
+STEP_NAME=
+step() { STEP_T0=$SECONDS; STEP_NAME=$*; say "==> $*"; }
+done_step() { say "    done in $((SECONDS - STEP_T0)) s${1:+ ($1)}"; STEP_NAME=; }
+
+# A command that fails outside run_logged (which prints its own log) says
+# which step it was in and where the logs are.
+# shellcheck disable=SC2317 # called by the ERR trap
+on_error() {
+	local rc=$1 line=$2 cmd=$3
+	printf '[build] error: "%s" failed (exit %d, build.sh line %d)%s\n' \
+		"$cmd" "$rc" "$line" "${STEP_NAME:+ in step \"$STEP_NAME\"}" >&2
+	printf '[build]        the logs of every step are in %s\n' "$LOGS" >&2
+}
+set -E
+trap 'on_error $? $LINENO "$BASH_COMMAND"' ERR
 
 # run_logged NAME CMD...: run a long command into build/logs/NAME.log, show
 # a dot every 10 s, and on failure print the tail and where the log is.
@@ -535,27 +551,140 @@ make_rootfs() {
 	# the kernel skips) to whole 2 MiB keeps the tree at a section start,
 	# so that all of a big one (chain-4096: 3.5 MiB once QEMU has doubled
 	# it) is mapped.
+	INITRD_SIZE=$(stat -c %s "$BUILD/$flavour/rootfs.cpio")
 	truncate -s %2M "$BUILD/$flavour/rootfs.cpio"
 	INITRD=$BUILD/$flavour/rootfs.cpio
 	done_step "$(du -h "$INITRD" | cut -f1)"
 }
 
+# --- 8b. the FIT image and the U-Boot environment -----------------------
+# The configurations of board/n900.its (conf-n900, conf-chain-64, ...)
+fit_configs() { sed -n 's/^[[:space:]]*conf-\([a-z0-9-]*\) {$/\1/p' "$TOP/board/n900.its"; }
+
+# make_fit FLAVOUR: build/FLAVOUR/fit/n900.itb from board/n900.its (kernel,
+# initramfs, one device tree per configuration) and, for each
+# configuration, a flash image with the U-Boot environment that boots it.
+make_fit() {
+	local flavour=$1 topo keep_dtb=$DTB keep_args=$DTB_ARGS dir
+	dir=$BUILD/$flavour/fit
+	[ -r "$UBOOT_BIN" ] || die "no $UBOOT_BIN (Debian package u-boot-qemu)"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	for topo in $(fit_configs); do
+		make_dtb "$topo"
+		cp "$BUILD/dt/$topo.dtb" "$dir/"
+	done
+	DTB=$keep_dtb
+	DTB_ARGS=$keep_args
+	step "FIT image ($flavour): mkimage -f board/n900.its, configurations $(fit_configs | tr '\n' ' ')"
+	cp "$KOUT/arch/arm/boot/zImage" "$dir/zImage"
+	# the initramfs without the 2 MiB padding of the direct boot
+	head -c "$INITRD_SIZE" "$INITRD" >"$dir/initramfs.cpio"
+	cp "$TOP/board/n900.its" "$dir/"
+	(cd "$dir" && mkimage -f n900.its n900.itb) >"$LOGS/mkimage-$flavour.log" 2>&1 ||
+		{ tail -n 20 "$LOGS/mkimage-$flavour.log" >&2; die "mkimage failed, see $LOGS/mkimage-$flavour.log"; }
+	FIT=$dir/n900.itb
+	for topo in $(fit_configs); do
+		sed -e '/^#/d' -e '/^$/d' -e "s/^fit_config=.*/fit_config=conf-$topo/" \
+			"$TOP/board/uboot-env.txt" >"$dir/env-$topo.txt"
+		mkenvimage -s 0x40000 -o "$dir/env-$topo.img" "$dir/env-$topo.txt" ||
+			die "mkenvimage failed on $dir/env-$topo.txt"
+		# QEMU wants the whole 64 MiB flash bank
+		truncate -s 64M "$dir/env-$topo.img"
+	done
+	rm -f "$dir/zImage" "$dir/initramfs.cpio" "$dir"/*.dtb
+	done_step "$(du -h "$FIT" | cut -f1)"
+}
+
 # --- 9. boot ------------------------------------------------------------
+# new_run NAME: the directory of this run, build/runs/NAME-TIME, and the
+# build/runs/latest link to it
+new_run() {
+	RUN=$BUILD/runs/$1-$(date -u +%Y%m%dT%H%M%SZ)
+	mkdir -p "$RUN"
+	ln -sfn "$(basename "$RUN")" "$BUILD/runs/latest"
+	say "this run's logs and artefacts: $RUN (also build/runs/latest)"
+}
+
+# stamp_console TIMING: copy the console through, noting when QEMU started,
+# when the kernel's first console line and /init's first line came
+# (seconds since the epoch), and when the console ended.
+stamp_console() {
+	local t0=$EPOCHREALTIME tk='' line
+	while IFS= read -r line; do
+		printf '%s\n' "$line"
+		case $line in
+		*"Booting Linux on physical CPU"*) tk=$EPOCHREALTIME ;;
+		N900-BOOT:*)
+			printf 'qemu_start %s\nkernel_console %s\ninit %s\n' \
+				"$t0" "${tk:-$EPOCHREALTIME}" "$EPOCHREALTIME" >"$1"
+			break
+			;;
+		esac
+	done
+	cat
+	printf 'end %s\n' "$EPOCHREALTIME" >>"$1"
+}
+
+# share_mode: how guests send artefacts: virtio-9p, or the console
+share_mode() {
+	case ${N900_SHARE:-auto} in
+	console) echo console ;;
+	9p | auto)
+		if qemu_has_9p; then
+			echo 9p
+		elif [ "${N900_SHARE:-auto}" = 9p ]; then
+			die "N900_SHARE=9p, but $QEMU_BIN has no virtio-9p-device"
+		else
+			echo console
+		fi
+		;;
+	*) die "N900_SHARE: '$N900_SHARE' is not auto, 9p or console" ;;
+	esac
+}
+
+# boot_guest MODE NAME: boot one guest, through BOOT_PATH (direct, the
+# default, or uboot), with the device tree DTB. Its console goes to
+# $RUN/NAME.log, its artefacts (virtio-9p share or console fallback) to
+# $RUN/NAME/, its boot timing to $RUN/NAME/boot-timing. SHARE=console
+# forces the console fallback for this guest.
 boot_guest() {
-	local mode=$1 log=$2 extra="${DTB_ARGS:-} ${N900_KERNEL_ARGS:-}"
-	say "==> booting QEMU (mode $mode, timeout ${BOOT_TIMEOUT}s); console log: $log"
+	local mode=$1 name=$2 extra="${DTB_ARGS:-} ${N900_KERNEL_ARGS:-}"
+	local path=${BOOT_PATH:-direct} out=$RUN/$name log=$RUN/$name.log
+	local topo how=${SHARE:-$(share_mode)} qemu_cmd
+	topo=$(basename "$DTB" .dtb)
+	mkdir -p "$out"
+	case $path in
+	direct)
+		qemu_cmd=(qemu_boot "$KOUT/arch/arm/boot/zImage" "$INITRD" "$DTB" "n900.mode=$mode $extra")
+		;;
+	uboot)
+		[ -f "$FIT" ] || die "no FIT image; make_fit has not run"
+		fit_configs | grep -qx "$topo" ||
+			die "topology $topo is not a configuration of board/n900.its ($(fit_configs | tr '\n' ' '))"
+		qemu_cmd=(qemu_boot_uboot "$FIT" "$(dirname "$FIT")/env-$topo.img" "n900.mode=$mode $extra")
+		;;
+	*) die "N900_BOOT: '$path' is not direct or uboot" ;;
+	esac
+	local qshare=
+	[ "$how" != 9p ] || qshare=$out
+	say "==> booting QEMU: $path boot, $topo, mode $mode, artefacts by $how; console: $log"
 	if [ "$mode" = shell ]; then
-		qemu_boot "$KOUT/arch/arm/boot/zImage" "$INITRD" "$DTB" \
-			"n900.mode=$mode $extra"
+		QEMU_SHARE=$qshare "${qemu_cmd[@]}"
 		return
 	fi
 	local rc=0
 	# shellcheck disable=SC2016 # expanded by the inner bash
-	timeout --foreground -k 10 "$BOOT_TIMEOUT" \
-		bash -c '. "$1"; shift; qemu_boot "$@"' _ "$TOP/board/qemu.sh" \
-		"$KOUT/arch/arm/boot/zImage" "$INITRD" "$DTB" \
-		"n900.mode=$mode $extra" </dev/null | tee "$log" || rc=$?
-	[ "$rc" -ne 124 ] || say "QEMU timed out after ${BOOT_TIMEOUT}s"
+	QEMU_SHARE=$qshare timeout --foreground -k 10 "$BOOT_TIMEOUT" \
+		bash -c '. "$1"; shift; "$@"' _ "$TOP/board/qemu.sh" "${qemu_cmd[@]}" </dev/null |
+		stamp_console "$out/boot-timing" | tee "$log" || rc=$?
+	[ "$rc" -ne 124 ] || say "QEMU timed out after ${BOOT_TIMEOUT}s ($log)"
+	# the console fallback: a base64 tar.gz between markers
+	if grep -q '^N900-ARTEFACTS-BEGIN' "$log"; then
+		tr -d '\r' <"$log" | sed -n '/^N900-ARTEFACTS-BEGIN/,/^N900-ARTEFACTS-END/p' |
+			sed '1d;$d' | base64 -d | tar -xzf - -C "$out" ||
+			say "warning: the artefacts on the console of $name are damaged ($log)"
+	fi
 	return 0
 }
 
@@ -575,69 +704,83 @@ build_all() {
 	make_rootfs "$flavour" "$mode"
 }
 
-# render_topology CONSOLE_LOG: the guest printed "media-ctl --print-dot"
-# between markers; turn it into build/topology.{dot,png} with graphviz.
+# render_topology CONSOLE_LOG OUT_PNG: the guest printed "media-ctl
+# --print-dot" between markers; graphviz draws it (the .dot is kept beside).
 render_topology() {
-	tr -d '\r' <"$1" | sed -n '/^N900-DOT-BEGIN/,/^N900-DOT-END/p' |
-		sed '1d;$d' >"$BUILD/topology.dot"
-	[ -s "$BUILD/topology.dot" ] || die "the guest printed no topology graph; see $1"
-	dot -Tpng -Gdpi=72 -o "$BUILD/topology.png" "$BUILD/topology.dot" ||
-		die "graphviz could not render $BUILD/topology.dot"
-	say "topology graph: $BUILD/topology.png"
+	local dot=${2%.png}.dot
+	tr -d '\r' <"$1" | sed -n '/^N900-DOT-BEGIN/,/^N900-DOT-END/p' | sed '1d;$d' >"$dot"
+	[ -s "$dot" ] || die "the guest printed no topology graph; see $1"
+	dot -Tpng -Gdpi=72 -o "$2" "$dot" || die "graphviz could not render $dot"
+	say "topology graph: $2"
 }
 
-# render_power_timeline CONSOLE: the demo's power-event log as a picture
+# render_power_timeline EVENTS OUT_PNG: a power-event log as a picture
 render_power_timeline() {
-	tr -d '\r' <"$1" | sed -n '/^N900-POWER-EVENTS-BEGIN/,/^N900-POWER-EVENTS-END/p' |
-		sed '1d;$d' >"$BUILD/power-events.tsv"
-	[ -s "$BUILD/power-events.tsv" ] || die "the guest printed no power events; see $1"
-	"$TOP/tests/power-timeline.sh" "$BUILD/power-events.tsv" "$BUILD/power-timeline.png" ||
-		die "could not draw the power timeline from $BUILD/power-events.tsv"
-	say "power timeline: $BUILD/power-timeline.png (events: $BUILD/power-events.tsv)"
+	"$TOP/tests/power-timeline.sh" "$1" "$2" ||
+		die "could not draw the power timeline from $1"
+	say "power timeline: $2 (events: $1)"
 }
 
-# render_frame CONSOLE: the demo's frame (base64 on the console) as
-# build/frame.png, converted by ImageMagick
-render_frame() {
-	local w h fmt
-	read -r _ w h fmt < <(tr -d '\r' <"$1" | grep '^N900-FRAME-BEGIN' | head -n 1) ||
-		die "the guest printed no frame; see $1"
-	tr -d '\r' <"$1" | sed -n '/^N900-FRAME-BEGIN/,/^N900-FRAME-END/p' | sed '1d;$d' |
-		base64 -d >"$BUILD/frame.$fmt" ||
-		die "the frame on the console is not valid base64; see $1"
-	convert -size "${w}x$h" -depth 8 "$fmt:$BUILD/frame.$fmt" "$BUILD/frame.png" ||
-		die "ImageMagick could not convert $BUILD/frame.$fmt"
-	say "a frame of the main pipeline: $BUILD/frame.png (${w}x$h $fmt: $BUILD/frame.$fmt)"
+# render_frames DIR: each DIR/frames/NAME.raw (with NAME.info: width,
+# height and ImageMagick's name of the format) as DIR/frames/NAME.png
+render_frames() {
+	local info w h fmt n=0
+	for info in "$1"/frames/*.info; do
+		[ -e "$info" ] || continue
+		read -r w h fmt <"$info"
+		convert -size "${w}x$h" -depth 8 "$fmt:${info%.info}.raw" "${info%.info}.png" ||
+			die "ImageMagick could not convert ${info%.info}.raw"
+		n=$((n + 1))
+	done
+	[ $n -eq 0 ] || say "$n frames, one per main path: $1/frames/*.png"
 }
 
 cmd_demo() {
 	build_all release demo
-	boot_guest demo "$LOGS/demo-console.log"
-	grep -q '^N900-DEMO-DONE' "$LOGS/demo-console.log" ||
-		die "the demo did not finish; see $LOGS/demo-console.log"
-	render_topology "$LOGS/demo-console.log"
-	[ "${N900_TOPOLOGY:-n900}" != n900 ] || {
-		render_power_timeline "$LOGS/demo-console.log"
-		render_frame "$LOGS/demo-console.log"
-	}
+	BOOT_PATH=${N900_BOOT:-direct}
+	[ "$BOOT_PATH" = direct ] || make_fit release
+	new_run demo
+	boot_guest demo demo
+	grep -q '^N900-DEMO-DONE' "$RUN/demo.log" ||
+		die "the demo did not finish; see $RUN/demo.log"
+	render_topology "$RUN/demo.log" "$RUN/topology.png"
+	if [ "${N900_TOPOLOGY:-n900}" = n900 ]; then
+		[ -s "$RUN/demo/power-events.tsv" ] ||
+			die "the demo left no power-event log in $RUN/demo/"
+		render_power_timeline "$RUN/demo/power-events.tsv" "$RUN/power-timeline.png"
+		render_frames "$RUN/demo"
+		[ -f "$RUN/demo/frames/resizer.png" ] ||
+			die "the demo captured no frame; see $RUN/demo.log"
+	fi
+	say "the demo's pictures: $RUN/topology.png, $RUN/power-timeline.png, $RUN/demo/frames/*.png"
+}
+
+# plot_bench TSV PNG: the scaling benchmark (tests/bench-plot.sh, gnuplot)
+plot_bench() {
+	"$TOP/tests/bench-plot.sh" "$1" "$2" || die "gnuplot could not plot $1"
+	say "scaling plot: $2"
 }
 
 # docs: run the demo and copy its pictures into docs/ (committed, shown in
-# README). Only this command writes outside build/.
+# README), and plot the committed scaling data. Only this command and
+# bench write outside build/.
 cmd_docs() {
+	local f
 	cmd_demo
 	mkdir -p "$TOP/docs"
-	cp "$BUILD/topology.png" "$TOP/docs/topology.png"
-	cp "$BUILD/power-timeline.png" "$TOP/docs/power-timeline.png"
-	cp "$BUILD/frame.png" "$TOP/docs/frame.png"
-	say "updated docs/topology.png, docs/power-timeline.png and docs/frame.png"
+	cp "$RUN/topology.png" "$RUN/power-timeline.png" "$TOP/docs/"
+	for f in "$RUN"/demo/frames/*.png; do
+		cp "$f" "$TOP/docs/frame-$(basename "$f")"
+	done
+	plot_bench "$TOP/docs/bench-scaling.tsv" "$TOP/docs/bench-scaling.png"
+	say "updated docs/: topology.png, power-timeline.png, frame-*.png, bench-scaling.png"
 }
 
 # has_shard NAME: NAME is one of the test shards this run boots
 has_shard() { [[ " ${TEST_SHARDS[*]} " == *" $1 "* ]]; }
 
 cmd_test() {
-	local t0=$SECONDS shard
+	local t0=$SECONDS shard path
 	read -r -a TEST_SHARDS <<<"${N900_TEST_SHARDS:-1 2 stress faults}"
 	for shard in "${TEST_SHARDS[@]}"; do
 		case $shard in
@@ -645,61 +788,158 @@ cmd_test() {
 		*) die "N900_TEST_SHARDS: no shard '$shard' (1, 2, stress, faults)" ;;
 		esac
 	done
-	# one vCPU per guest: two guests run at once (see below)
+	read -r -a BOOT_PATHS <<<"${N900_BOOT_PATHS:-direct uboot}"
+	for path in "${BOOT_PATHS[@]}"; do
+		case $path in
+		direct | uboot) ;;
+		*) die "N900_BOOT_PATHS: no boot path '$path' (direct, uboot)" ;;
+		esac
+	done
+	# one vCPU per guest: three guests run at once (see test_guests)
 	export QEMU_SMP=1
 	. "$TOP/board/qemu.sh"
 	build_all debug test
-	lint_drivers "$LOGS/lint.ktap"
-	# Three processes in parallel on the two host cores, one guest each at
-	# a time (tests/guest/run-tests.sh picks the suites by shard): shard 1
-	# then short guests on generated stress topologies (tests/guest/stress.sh);
-	# shard 2; the fault tests on the N900 topology. They need about the
-	# same time.
-	local pids=() consoles=() topo stress=() n900_dtb=$DTB
-	! has_shard stress || stress=(chain-64 mesh-256)
-	for topo in ${stress[@]+"${stress[@]}"}; do
+	local n900_dtb=$DTB topo
+	STRESS=()
+	! has_shard stress || STRESS=(chain-64 mesh-256)
+	for topo in ${STRESS[@]+"${STRESS[@]}"}; do
 		make_dtb "$topo"
 	done
-	# make_dtb set DTB to the last stress tree: shards 1 and 2 boot the N900
+	[[ " ${BOOT_PATHS[*]} " != *" uboot "* ]] || make_fit debug
+	# make_dtb set DTB to the last tree built: the shards boot the N900
 	DTB=$n900_dtb
+	DTB_ARGS=
+	new_run test
+	lint_drivers "$RUN/lint.ktap"
+	GUESTS=()
+	for path in "${BOOT_PATHS[@]}"; do
+		test_guests "$path"
+	done
+	say "build, boot and tests took $((SECONDS - t0)) s in all"
+	test_artefacts "$RUN/artefacts.ktap"
+	boot_report | tee "$RUN/boot-timing.txt"
+	local consoles=() g
+	for g in "${GUESTS[@]}"; do consoles+=("$RUN/$g.log"); done
+	"$TOP/tests/harness.sh" --host "$RUN/lint.ktap" --host "$RUN/artefacts.ktap" \
+		--junit "$RUN/junit.xml" "${consoles[@]}" | tee "$RUN/summary.txt"
+}
+
+# test_guests PATH: every test shard booted through PATH (direct or uboot).
+# Three processes in parallel on the two host cores, one guest each at a
+# time (tests/guest/run-tests.sh picks the suites by shard): shard 1 then
+# short guests on generated stress topologies (tests/guest/stress.sh),
+# shard 2, and the fault tests on the N900 topology. They need about the
+# same time. The stress guests send their artefacts over the console (the
+# fallback of virtio-9p), so that every run checks both ways.
+test_guests() {
+	local path=$1 pids=() topo t0=$SECONDS names=() n900_dtb=$DTB
 	for shard in 1 2 stress faults; do
 		has_shard $shard || continue
 		if [ $shard = stress ]; then
-			for topo in "${stress[@]}"; do
-				consoles+=("$LOGS/test-console-$topo.log")
-			done
+			for topo in "${STRESS[@]}"; do names+=("$path-$topo"); done
 		else
-			consoles+=("$LOGS/test-console-$shard.log")
+			names+=("$path-$shard")
 		fi
 	done
-	say "==> booting the test guests (timeout ${BOOT_TIMEOUT}s each); consoles: ${consoles[*]}"
+	GUESTS+=("${names[@]}")
+	say "==> $path boot: ${#names[@]} test guests (timeout ${BOOT_TIMEOUT}s each): ${names[*]}"
 	(
 		if has_shard 1; then
-			N900_KERNEL_ARGS="n900.shard=1 ${N900_KERNEL_ARGS:-}" \
-				boot_guest test "$LOGS/test-console-1.log" >/dev/null
+			BOOT_PATH=$path N900_KERNEL_ARGS="n900.shard=1 ${N900_KERNEL_ARGS:-}" \
+				boot_guest test "$path-1" >/dev/null
 		fi
-		for topo in ${stress[@]+"${stress[@]}"}; do
-			DTB=$BUILD/dt/$topo.dtb DTB_ARGS=$STRESS_KERNEL_ARGS \
+		for topo in ${STRESS[@]+"${STRESS[@]}"}; do
+			BOOT_PATH=$path DTB=$BUILD/dt/$topo.dtb DTB_ARGS=$STRESS_KERNEL_ARGS SHARE=console \
 				N900_KERNEL_ARGS="n900.shard=stress ${N900_KERNEL_ARGS:-}" \
-				boot_guest test "$LOGS/test-console-$topo.log" >/dev/null
+				boot_guest test "$path-$topo" >/dev/null
 		done
 	) &
 	pids+=($!)
 	if has_shard 2; then
-		N900_KERNEL_ARGS="n900.shard=2 ${N900_KERNEL_ARGS:-}" \
-			boot_guest test "$LOGS/test-console-2.log" >/dev/null &
+		BOOT_PATH=$path N900_KERNEL_ARGS="n900.shard=2 ${N900_KERNEL_ARGS:-}" \
+			boot_guest test "$path-2" >/dev/null &
 		pids+=($!)
 	fi
 	if has_shard faults; then
 		# malformed device trees, rebinding, reloads, power faults
-		DTB=$n900_dtb \
+		BOOT_PATH=$path DTB=$n900_dtb \
 			N900_KERNEL_ARGS="n900.shard=faults ${N900_KERNEL_ARGS:-}" \
-			boot_guest test "$LOGS/test-console-faults.log" >/dev/null &
+			boot_guest test "$path-faults" >/dev/null &
 		pids+=($!)
 	fi
 	wait "${pids[@]}" || true
-	say "build, boot and tests took $((SECONDS - t0)) s in all"
-	"$TOP/tests/harness.sh" --host "$LOGS/lint.ktap" "${consoles[@]}"
+	echo "$path $((SECONDS - t0))" >>"$RUN/phase-seconds"
+	say "    $path boot: the guests took $((SECONDS - t0)) s"
+}
+
+# test_artefacts OUT: a host-side KTAP document on what the guests left in
+# the run directory: each guest's files arrived (virtio-9p or the console),
+# and shard 1's frames and power log can be drawn (PNG).
+test_artefacts() {
+	local out=$1 g n=0 d f ok why png
+	{
+		echo "KTAP version 1"
+		echo "1..$(( ${#GUESTS[@]} + $(printf '%s\n' "${GUESTS[@]}" | grep -c -- '-1$' || true) ))"
+		for g in "${GUESTS[@]}"; do
+			d=$RUN/$g
+			n=$((n + 1))
+			why=
+			for f in console.ktap dmesg.txt boot-timing; do
+				[ -s "$d/$f" ] || why="$why no $f;"
+			done
+			grep -q '^N900-TESTS-END' "$d/console.ktap" 2>/dev/null ||
+				why="$why console.ktap incomplete;"
+			if [ -z "$why" ]; then
+				echo "ok $n ${g}_artefacts_arrived"
+			else
+				echo "# $d:$why"
+				echo "not ok $n ${g}_artefacts_arrived"
+			fi
+			[[ $g == *-1 ]] || continue
+			n=$((n + 1))
+			ok=1
+			(render_frames "$d" && render_power_timeline "$d/power-events.tsv" "$d/power-timeline.png") \
+				>"$d/render.log" 2>&1 || ok=0
+			for png in resizer preview raw front; do
+				[ -s "$d/frames/$png.png" ] || { ok=0; echo "# no $d/frames/$png.png"; }
+			done
+			if [ $ok = 1 ]; then
+				echo "ok $n ${g}_pictures_drawn"
+			else
+				sed 's/^/# /' "$d/render.log"
+				echo "not ok $n ${g}_pictures_drawn"
+			fi
+		done
+	} >"$out"
+}
+
+# boot_report: what the U-Boot path costs against the direct boot, from
+# the guests' boot-timing files and the phases' wall time, as ratios
+# inside this run.
+boot_report() {
+	local g
+	for g in "${GUESTS[@]}"; do
+		[ -f "$RUN/$g/boot-timing" ] || continue
+		awk -v g="$g" '{ t[$1] = $2 } END {
+			if (t["init"] != "" && t["qemu_start"] != "")
+				printf "%s %s %.3f %.3f\n", substr(g, 1, index(g, "-") - 1), g,
+					t["kernel_console"] - t["qemu_start"], t["init"] - t["qemu_start"] }' \
+			"$RUN/$g/boot-timing"
+	done | awk -v phases="$RUN/phase-seconds" '
+		{ n[$1]++; k[$1] += $3; i[$1] += $4
+		  printf "  %-22s kernel console after %6.2f s, /init after %6.2f s\n", $2, $3, $4 }
+		END {
+			while ((getline line < phases) > 0) { split(line, p, " "); ph[p[1]] = p[2] }
+			print "Boot timing (QEMU start to the first kernel console line and to /init):"
+			for (b in n) printf "  %s boot: mean over %d guests: kernel console %.2f s, /init %.2f s; the guests took %s s\n",
+				b, n[b], k[b] / n[b], i[b] / n[b], ph[b]
+			if (n["direct"] && n["uboot"]) {
+				d = i["direct"] / n["direct"]; u = i["uboot"] / n["uboot"]
+				printf "  U-Boot against direct: /init reached %.2fx as late (%+.2f s per boot)", u / d, u - d
+				if (ph["direct"] > 0) printf "; whole test phase %.2fx the wall time", ph["uboot"] / ph["direct"]
+				printf "\n"
+			}
+		}'
 }
 
 # ./build.sh bench: the same stress topologies on vanilla 6.12 (no
@@ -717,6 +957,7 @@ cmd_bench() {
 	for p in "$TOP"/patches/*.patch; do all+=("$(basename "$p" | cut -c1-4)"); done
 	: "${N900_BOOT_TIMEOUT:=1800}"
 	BOOT_TIMEOUT=$N900_BOOT_TIMEOUT
+	new_run bench
 	for kernel in vanilla patched; do
 		[ "$what" != stream ] || break
 		if [ $kernel = vanilla ]; then
@@ -727,7 +968,8 @@ cmd_bench() {
 		for topo in mesh-256 "${sizes[@]/#/chain-}"; do
 			make_dtb "$topo"
 			say "==> bench: $kernel kernel on $topo (console: $LOGS/bench-$kernel-$topo.log)"
-			boot_guest bench "$LOGS/bench-$kernel-$topo.log" >/dev/null
+			boot_guest bench "bench-$kernel-$topo" >/dev/null
+			cp "$RUN/bench-$kernel-$topo.log" "$LOGS/"
 			grep -q '^N900-BENCH-END' "$LOGS/bench-$kernel-$topo.log" ||
 				say "warning: the $kernel guest on $topo did not finish; see $LOGS/bench-$kernel-$topo.log"
 		done
@@ -736,7 +978,8 @@ cmd_bench() {
 		N900_SKIP_PATCHES="" build_all release test
 		make_dtb n900
 		say "==> bench: streaming, our main pipeline against vimc (console: $stream_log)"
-		boot_guest bench-stream "$stream_log" >/dev/null
+		boot_guest bench-stream bench-stream >/dev/null
+		cp "$RUN/bench-stream.log" "$stream_log"
 		grep -q '^N900-BENCH-END' "$stream_log" ||
 			say "warning: the streaming bench did not finish; see $stream_log"
 	fi
@@ -759,13 +1002,23 @@ cmd_bench() {
 		fi
 	} >"$TOP/BENCHMARKS.md.new" || die "tests/bench-report.sh or tests/stream-report.sh failed"
 	mv "$TOP/BENCHMARKS.md.new" "$TOP/BENCHMARKS.md"
+	if [ ${#logs[@]} -gt 0 ]; then
+		"$TOP/tests/bench-report.sh" --tsv "${logs[@]}" >"$TOP/docs/bench-scaling.tsv" ||
+			die "tests/bench-report.sh --tsv failed"
+		plot_bench "$TOP/docs/bench-scaling.tsv" "$TOP/docs/bench-scaling.png"
+	fi
 	say "bench took $((SECONDS - t0)) s; results: BENCHMARKS.md"
 }
 
 cmd_shell() {
-	build_all "${N900_FLAVOUR:-release}" shell
-	say "interactive guest: type 'poweroff -f' to leave (or Ctrl-A x)"
-	boot_guest shell /dev/null
+	local flavour=${N900_FLAVOUR:-release}
+	build_all "$flavour" shell
+	BOOT_PATH=${N900_BOOT:-direct}
+	[ "$BOOT_PATH" = direct ] || make_fit "$flavour"
+	new_run shell
+	say "interactive guest: the guest's /mnt is $RUN/shell/ (virtio-9p);"
+	say "type 'poweroff -f' to leave (or Ctrl-A x)"
+	boot_guest shell shell
 }
 
 cmd_clean() {

@@ -4,7 +4,11 @@
 # Every figure comes from the logs; the ratios are computed here.
 set -euo pipefail
 
-[ $# -gt 0 ] || { echo "usage: $0 bench-KERNEL-TOPOLOGY.log..." >&2; exit 2; }
+# With --tsv first: only the medians of the chain topologies, one line per
+# operation and length (op, N, vanilla ms, patched ms), for tests/bench-plot.sh.
+tsv=
+[ "${1:-}" != --tsv ] || { tsv=1; shift; }
+[ $# -gt 0 ] || { echo "usage: $0 [--tsv] bench-KERNEL-TOPOLOGY.log..." >&2; exit 2; }
 
 # one record per log and measurement:
 #   KERNEL TOPOLOGY op=OP median_us=X    (mc-bench)
@@ -55,6 +59,17 @@ ratio() { # A B: A/B with two decimals, or "-"
 ms() { awk -v a="$1" 'BEGIN { if (a == "-") print "-"; else printf "%.2f", a / 1000 }'; }
 
 mapfile -t chains < <(awk '$2 ~ /^chain-/ { print substr($2, 7) }' <<<"$data" | sort -n -u)
+
+if [ -n "$tsv" ]; then
+	printf '# op\tN\tvanilla_ms\tpatched_ms\n'
+	for op in enum topology toggle power_on; do
+		for n in "${chains[@]}"; do
+			printf '%s\t%s\t%s\t%s\n' "$op" "$n" \
+				"$(ms "$(get vanilla "chain-$n" "op=$op")")" "$(ms "$(get patched "chain-$n" "op=$op")")"
+		done
+	done
+	exit 0
+fi
 
 cat <<EOF
 # Benchmarks

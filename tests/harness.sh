@@ -15,9 +15,11 @@ set -euo pipefail
 
 hosts=()
 logs=()
+junit=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host) hosts+=("$2"); shift 2 ;;
+	--junit) junit=$2; shift 2 ;;
 	*) logs+=("$1"); shift ;;
 	esac
 done
@@ -60,13 +62,85 @@ read -r passed failed skipped plan_errors < <(awk '
 
 extra_pass=0
 extra_fail=0
+checks=$tmp/checks
+: >"$checks"
 check() { # NAME CONDITION-RESULT
 	if [ "$2" -eq 0 ]; then
 		extra_pass=$((extra_pass + 1))
+		printf 'ok\t%s\n' "$1" >>"$checks"
 	else
 		extra_fail=$((extra_fail + 1))
 		echo "harness: FAILED: $1"
+		printf 'not ok\t%s\n' "$1" >>"$checks"
 	fi
+}
+
+# junit_suites NAME FILE: the KTAP documents of FILE as <testsuite>s
+junit_suites() {
+	tr -d '\000-\010\013\014\016-\037' <"$2" | { iconv -c -f UTF-8 -t UTF-8 || true; } |
+		awk -v g="$1" '
+		function esc(s) {
+			gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s)
+			gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s)
+			return s
+		}
+		function close_doc() {
+			if (!indoc) return
+			printf "  <testsuite name=\"%s/%s\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n%s  </testsuite>\n",
+				esc(g), esc(suite), n, f, sk, body
+			indoc = 0
+		}
+		/^# suite / { split($3, a, "/"); next_suite = a[length(a)] }
+		/^KTAP version 1$/ {
+			close_doc(); indoc = 1; n = f = sk = 0; body = ""; diag = ""
+			suite = next_suite != "" ? next_suite : "ktap" ++ndoc; next_suite = ""
+			next
+		}
+		indoc && /^# / { diag = diag substr($0, 3) "\n"; next }
+		indoc && /^(not )?ok [0-9]+/ {
+			n++
+			line = $0
+			name = line; sub(/^(not )?ok [0-9]+ (- )?/, "", name)
+			reason = ""
+			if (index(name, " # ")) { reason = substr(name, index(name, " # ") + 3); name = substr(name, 1, index(name, " # ") - 1) }
+			cls = esc(g "." suite)
+			if (line ~ /^ok / && reason ~ /^SKIP/) {
+				sk++
+				body = body sprintf("    <testcase classname=\"%s\" name=\"%s\"><skipped message=\"%s\"/></testcase>\n", cls, esc(name), esc(reason))
+			} else if (line ~ /^ok /) {
+				body = body sprintf("    <testcase classname=\"%s\" name=\"%s\"/>\n", cls, esc(name))
+			} else {
+				f++
+				body = body sprintf("    <testcase classname=\"%s\" name=\"%s\"><failure message=\"%s\">%s</failure></testcase>\n", cls, esc(name), esc(line), esc(diag))
+			}
+			diag = ""
+		}
+		END { close_doc() }'
+}
+
+# write_junit FILE: every KTAP result and harness check as JUnit XML
+write_junit() {
+	local i
+	{
+		echo '<?xml version="1.0" encoding="UTF-8"?>'
+		printf '<testsuites name="n900-isp ./build.sh test" tests="%d" failures="%d" skipped="%d">\n' \
+			$((passed + failed + skipped + extra_pass + extra_fail)) $((failed + extra_fail)) "$skipped"
+		for i in "${!logs[@]}"; do
+			junit_suites "$(basename "${logs[$i]}" .log)" "$tmp/console.$i"
+		done
+		for i in ${hosts[@]+"${hosts[@]}"}; do
+			junit_suites host "$i"
+		done
+		printf '  <testsuite name="harness" tests="%d" failures="%d" skipped="0">\n' \
+			$((extra_pass + extra_fail)) "$extra_fail"
+		awk -F'\t' '{
+			gsub(/&/, "\\&amp;", $2); gsub(/</, "\\&lt;", $2); gsub(/>/, "\\&gt;", $2); gsub(/"/, "\\&quot;", $2)
+			if ($1 == "ok") printf "    <testcase classname=\"harness\" name=\"%s\"/>\n", $2
+			else printf "    <testcase classname=\"harness\" name=\"%s\"><failure message=\"failed\"/></testcase>\n", $2
+		}' "$checks"
+		echo '  </testsuite>'
+		echo '</testsuites>'
+	} >"$1"
 }
 
 for i in "${!logs[@]}"; do
@@ -88,6 +162,26 @@ for i in "${!logs[@]}"; do
 done
 check "every KTAP document has a plan and all its results" "$plan_errors"
 check "every console log was there" "$missing"
+
+if [ -n "$junit" ]; then
+	write_junit "$junit"
+	# the file must be well-formed XML and hold exactly the results counted
+	cases=$(grep -c '<testcase ' "$junit" || true)
+	want=$((passed + failed + skipped + extra_pass + extra_fail))
+	if ! command -v xmllint >/dev/null; then
+		echo "harness: FAILED: JUnit XML: no xmllint (Debian package libxml2-utils)"
+		extra_fail=$((extra_fail + 1))
+	elif ! xmllint --noout "$junit"; then
+		echo "harness: FAILED: JUnit XML $junit: xmllint rejects it"
+		extra_fail=$((extra_fail + 1))
+	elif [ "$cases" -ne "$want" ]; then
+		echo "harness: FAILED: JUnit XML $junit: $cases test cases, $want results"
+		extra_fail=$((extra_fail + 1))
+	else
+		extra_pass=$((extra_pass + 1))
+		echo "harness: JUnit XML: $junit ($cases test cases, xmllint: well-formed)"
+	fi
+fi
 
 total_pass=$((passed + extra_pass))
 total_fail=$((failed + extra_fail))

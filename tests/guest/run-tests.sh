@@ -41,6 +41,8 @@ if [ "$shard" = all ] || [ "$shard" = 1 ]; then
 	suite "$T/probe-order.sh"
 	suite "$T/power.sh"
 	suite "$T/frames.sh"
+	# last: pictures for the host (frames of each path, a power log)
+	suite "$T/artefacts.sh"
 fi
 if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/recipes.sh" /etc/n900/recipes

@@ -20,6 +20,15 @@ media-ctl -V "$S:0 [fmt:$F], $SW:2 [fmt:$F], $CCP2:1 [fmt:$F], $CCDC:1 [fmt:$F],
 dev=$(media-ctl -e 'OMAP3 ISP CCDC output')
 v4l2-ctl -d "$dev" --set-fmt-video=width=1296,height=984,pixelformat=BA10
 
+# the same sequence in tracefs: runtime PM, regulators, clocks and the
+# driver's own n900_power events
+T=/sys/kernel/tracing
+echo 0 >$T/tracing_on
+echo >$T/trace
+for e in n900_power rpm regulator clk/clk_enable clk/clk_disable; do
+	echo 1 >$T/events/$e/enable
+done
+echo 1 >$T/tracing_on
 echo clear >$D/power-events
 sleep 0.2
 exec 3<"$dev"
@@ -34,6 +43,13 @@ media-ctl -l "$CCDC:1 -> \"OMAP3 ISP lens shading\":0 [0]"
 sleep 0.2
 exec 3<&-
 sleep 0.2
+echo 0 >$T/events/enable
+# artefacts for the host (/init's N900_OUT: the virtio-9p share, or the
+# console fallback)
+if [ -n "${N900_OUT:-}" ]; then
+	cp $D/power-events "$N900_OUT/power-events.tsv"
+	cp $T/trace "$N900_OUT/power-trace.txt"
+fi
 echo "N900-POWER-EVENTS-BEGIN"
 cat $D/power-events
 echo "N900-POWER-EVENTS-END"
