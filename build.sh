@@ -268,6 +268,15 @@ lint_shell() {
 		grep -E '^In |\^-' || true
 }
 
+# help_missing: the commands main() takes that "./build.sh help" omits
+help_missing() {
+	local c
+	for c in $(sed -n '/^main() {/,/^}/s/^\t\([a-z][a-z |-]*\)).*/\1/p' "$TOP/build.sh" | tr '|' ' '); do
+		case $c in -h | --help) continue ;; esac
+		usage | grep -qE "^  $c( |$)|^  \(none\), $c " || echo "\"$c\" is not in ./build.sh help"
+	done
+}
+
 # lint_drivers OUT: host-side code checks of drivers/ and patches/ as one
 # KTAP document (read by tests/harness.sh): checkpatch --strict per file and
 # per patch, the W=1 + sparse result of the module build, and a W=1 +
@@ -283,7 +292,7 @@ lint_drivers() {
 		echo "error: the W=1 C=2 build of drivers/media/mc failed" >>"$LOGS/mc-w1-sparse.log"
 	{
 		echo "KTAP version 1"
-		echo "1..$((${#files[@]} + ${#patches[@]} + 3))"
+		echo "1..$((${#files[@]} + ${#patches[@]} + 5))"
 		# checkpatch all files at once ($JOBS in parallel), report per file
 		# shellcheck disable=SC2016 # expanded by the inner sh
 		printf '%s\0' "${files[@]}" | xargs -0 -n 1 -P "$JOBS" sh -c \
@@ -310,6 +319,10 @@ lint_drivers() {
 		lint_result sparse_w1.drivers \
 			"$(grep -E 'warning:|error:' "$LOGS/drivers-debug.log" || true)" \
 			"$MOD_WARNINGS warnings, see $LOGS/drivers-debug.log"
+		lint_result help_lists_every_command "$(help_missing)"
+		# the committed scaling data still draws (docs/bench-scaling.png)
+		lint_result bench_plot_draws "$("$TOP/tests/bench-plot.sh" \
+			"$TOP/docs/bench-scaling.tsv" "$BUILD/bench-scaling.png" 2>&1)"
 	} >"$out"
 	done_step "$LINT_N problem(s)"
 }
@@ -459,7 +472,15 @@ malformed_dtbs() {
 		dtc -q -I dts -O dtb -o "$out/$name.dtbo" "$src" 2>"$LOGS/dtc-$name.log" ||
 			{ cat "$LOGS/dtc-$name.log" >&2; die "dtc failed on $src"; }
 	done
-	done_step "$(grep -cv '^good' "$out/expect") malformed, 1 good"
+	# README's example overlay, verbatim: it must probe like good.dtso
+	sed -n '/<!-- overlay:begin -->/,/<!-- overlay:end -->/p' "$TOP/README.md" |
+		sed -e '/^<!--/d' -e '/^```/d' >"$out/readme-example.dtso"
+	[ -s "$out/readme-example.dtso" ] || die "README.md has no overlay:begin/end block"
+	dtc -q -I dts -O dtb -o "$out/readme-example.dtbo" "$out/readme-example.dtso" \
+		2>"$LOGS/dtc-readme-example.log" ||
+		{ cat "$LOGS/dtc-readme-example.log" >&2; die "dtc failed on README.md's example overlay"; }
+	printf 'readme-example\tgood\n' >>"$out/expect"
+	done_step "$(grep -cv 'good$' "$out/expect") malformed, 2 good (good.dtso, README's example)"
 }
 
 # frames_expected OUT: the host reference model (tests/ref/isp-ref.c, built
@@ -926,11 +947,11 @@ boot_report() {
 					t["kernel_console"] - t["qemu_start"], t["init"] - t["qemu_start"] }' \
 			"$RUN/$g/boot-timing"
 	done | awk -v phases="$RUN/phase-seconds" '
+		BEGIN { print "Boot timing (QEMU start to the first kernel console line and to /init):" }
 		{ n[$1]++; k[$1] += $3; i[$1] += $4
 		  printf "  %-22s kernel console after %6.2f s, /init after %6.2f s\n", $2, $3, $4 }
 		END {
 			while ((getline line < phases) > 0) { split(line, p, " "); ph[p[1]] = p[2] }
-			print "Boot timing (QEMU start to the first kernel console line and to /init):"
 			for (b in n) printf "  %s boot: mean over %d guests: kernel console %.2f s, /init %.2f s; the guests took %s s\n",
 				b, n[b], k[b] / n[b], i[b] / n[b], ph[b]
 			if (n["direct"] && n["uboot"]) {
@@ -1034,33 +1055,48 @@ usage() {
 	cat <<-EOF
 		usage: ./build.sh [COMMAND]
 
-		  (none)      build everything (release kernel) and run the demo in QEMU
+		  (none), demo  build everything (release kernel) and run the demo in QEMU:
+		              the graph, a power experiment, a frame from each main path
 		  test        build the debug kernel (KASAN, lockdep, kmemleak, UBSAN)
-		              and run every test suite; ends with "N passed, N failed"
-		  bench [W]   benchmarks into BENCHMARKS.md: W=mc media controller
-		              scaling, vanilla 6.12 against the patched kernel on
-		              generated topologies; W=stream frames per second of the
-		              main pipeline against vimc; W=all (default) both
-		  shell       boot the guest with the driver loaded and give a shell
+		              and run every test suite through both boot paths;
+		              ends with "N passed, N failed"
+		  shell       boot the guest with the drivers loaded and give a shell
 		  docs        run the demo and refresh the pictures in docs/
+		  bench [W]   benchmarks into BENCHMARKS.md and docs/bench-scaling.png:
+		              W=mc media controller scaling, vanilla 6.12 against the
+		              patched kernel on generated topologies; W=stream frames
+		              per second of the main pipeline against vimc; W=all
+		              (default) both
 		  kernel [F]  only build the kernel flavour F (release or debug)
 		  clean       remove build/ ; "clean --all" also drops $CACHE
 		  help        this text
 
+		Every run leaves its console logs and artefacts in
+		build/runs/COMMAND-TIME/ (build/runs/latest is the last one).
+
 		Environment:
-		  N900_CACHE_DIR      kernel/apt/ccache cache (default $CACHE)
-		  N900_JOBS           parallel make jobs (default $(nproc))
-  N900_TEST_SHARDS    the guests "test" boots (default "1 2 stress
-                      faults"), e.g. "faults" for the fault tests only
+		  N900_BOOT           boot path of the demo and the shell: direct
+		                      (default: QEMU -kernel/-initrd/-dtb) or uboot
+		                      (U-Boot from u-boot-qemu, FIT image board/n900.its)
+		  N900_BOOT_PATHS     the boot paths "test" runs (default "direct uboot")
+		  N900_TEST_SHARDS    the guests "test" boots (default "1 2 stress
+		                      faults"), e.g. "faults" for the fault tests only
+		  N900_SHARE          how guests hand files to the host: auto (default:
+		                      virtio-9p when QEMU has it), 9p, or console
+		  N900_TOPOLOGY       the device tree to boot: n900 (default), a
+		                      dts/NAME.dtso of yours, or a generated stress
+		                      topology, chain-N, fan-N, mesh-N (U-Boot: only the
+		                      configurations of board/n900.its)
+		  N900_FLAVOUR        kernel of the shell: release (default) or debug
 		  N900_KERNEL_ARGS    extra kernel command line, e.g.
 		                      n900_isp.inject_warn=1
-		  N900_TOPOLOGY       the device tree to boot: n900 (default) or a
-		                      generated stress topology, chain-N, fan-N, mesh-N
 		  N900_SKIP_PATCHES   patches/ to leave out, by number prefix, e.g.
 		                      "0002" (see what a patch fixes on vanilla 6.12)
 		  N900_BENCH_SIZES    chain lengths for bench (default "16 64 256 1024 4096")
 		  N900_BOOT_TIMEOUT   seconds before QEMU is killed (default $BOOT_TIMEOUT;
 		                      1800 for bench)
+		  N900_CACHE_DIR      kernel/apt/ccache cache (default $CACHE)
+		  N900_JOBS           parallel make jobs (default $(nproc))
 		  N900_DEBIAN_MIRROR  Debian mirror for the guest packages (default:
 		                      the one the host's apt already uses)
 	EOF

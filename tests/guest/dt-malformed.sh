@@ -39,8 +39,8 @@ apply() {
 	err=$(cat "$D/$1.dtbo" 2>&1 >$O/apply) || return 1
 	i=0
 	while [ $i -lt "$2" ]; do
-		if [ "$3" = good ]; then
-			media_of "DT test: good" >/dev/null && return 0
+		if [ "${3%%:*}" = good ]; then
+			media_of "${3#good:}" >/dev/null && return 0
 		else
 			since "$1" | grep -Eq -- "$3" && return 0
 		fi
@@ -56,10 +56,10 @@ remove() {
 	while [ -e $PDEV ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	[ ! -e $PDEV ]
 }
-good() { # NAME: the well-formed overlay probes into a 3-entity graph
+good() { # DTBO RESULT LABEL: a well-formed overlay probes into a 3-entity graph
 	ok=1 diag=
-	apply good 100 good || { ok=0; diag="apply failed: $err"; }
-	m=$(media_of "DT test: good")
+	apply "$1" 100 "good:$3" || { ok=0; diag="apply failed: $err"; }
+	m=$(media_of "$3")
 	if [ -n "$m" ]; then
 		ents=$(media-ctl -d "$m" -p | grep -c '^- entity')
 		links=$(media-ctl -d "$m" -p | grep -c '\[ENABLED\]')
@@ -67,12 +67,12 @@ good() { # NAME: the well-formed overlay probes into a 3-entity graph
 		[ "$ents" = 3 ] && [ "$links" = 4 ] || ok=0
 		diag="$m: $ents entities, $links enabled link ends"
 	else
-		ok=0 diag="no media device for it; log: $(since good | tail -n 3 | tr '\n' ' ')"
+		ok=0 diag="no media device for it; log: $(since "$1" | tail -n 3 | tr '\n' ' ')"
 	fi
 	remove || { ok=0; diag="$diag; overlay removal failed or left $PDEV"; }
-	oferr=$(since good | grep 'OF: ERROR' | head -n 1)
+	oferr=$(since "$1" | grep 'OF: ERROR' | head -n 1)
 	[ -z "$oferr" ] || ok=0
-	n900_result $ok "$1" "$diag" "$oferr"
+	n900_result $ok "$2" "$diag" "$oferr"
 }
 
 if ! modprobe n900-overlay; then
@@ -81,11 +81,13 @@ if ! modprobe n900-overlay; then
 	echo "not ok 1 dt_malformed # cannot load n900-overlay (needs a kernel with CONFIG_OF_OVERLAY)"
 	exit 0
 fi
-cases=$(cut -f1 $D/expect | grep -vx good)
+cases=$(awk -F'\t' '$2 != "good" { print $1 }' $D/expect)
 echo "KTAP version 1"
-echo "1..$(($(echo "$cases" | wc -l) + 3))"
+echo "1..$(($(echo "$cases" | wc -l) + 4))"
 
-good good_overlay_probes
+good good good_overlay_probes "DT test: good"
+# the example overlay of README.md ("Write a topology overlay"), verbatim
+good readme-example readme_example_overlay_probes "My camera"
 for c in $cases; do
 	re=$(awk -F'\t' -v c="$c" '$1 == c { print $2 }' $D/expect)
 	ok=1
@@ -100,7 +102,7 @@ for c in $cases; do
 	[ -n "$log" ] || log="expected /$re/, got: $(since "$c" | grep -v 'n900-overlay' | tail -n 3 | tr '\n' '|')"
 	n900_result $ok "$c" "${log#*] }" "${m:+registered as $m}" "$oferr"
 done
-good good_overlay_probes_after
+good good good_overlay_probes_after "DT test: good"
 
 n900_no_leak
 modprobe -r n900-overlay
