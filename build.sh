@@ -50,15 +50,18 @@ done_step() { say "    done in $((SECONDS - STEP_T0)) s${1:+ ($1)}"; STEP_NAME=;
 
 # A command that fails outside run_logged (which prints its own log) says
 # which step it was in and where the logs are.
+# Only the main shell reports: subshells and background jobs fail into it.
 # shellcheck disable=SC2317 # called by the ERR trap
 on_error() {
-	local rc=$1 line=$2 cmd=$3
-	printf '[build] error: "%s" failed (exit %d, build.sh line %d)%s\n' \
-		"$cmd" "$rc" "$line" "${STEP_NAME:+ in step \"$STEP_NAME\"}" >&2
+	local rc=$1 line=$2 cmd=$3 file=$4
+	[ "$BASHPID" = "$MAIN_PID" ] || return 0
+	printf '[build] error: "%s" failed (exit %d, %s line %d)%s\n' \
+		"$cmd" "$rc" "${file#"$TOP"/}" "$line" "${STEP_NAME:+ in step \"$STEP_NAME\"}" >&2
 	printf '[build]        the logs of every step are in %s\n' "$LOGS" >&2
 }
+MAIN_PID=$BASHPID
 set -E
-trap 'on_error $? $LINENO "$BASH_COMMAND"' ERR
+trap 'on_error $? $LINENO "$BASH_COMMAND" "${BASH_SOURCE[0]}"' ERR
 
 # run_logged NAME CMD...: run a long command into build/logs/NAME.log, show
 # a dot every 10 s, and on failure print the tail and where the log is.
@@ -214,7 +217,7 @@ kernel_build() {
 	kmake olddefconfig >>"$LOGS/kconfig-$flavour.log" 2>&1
 	check_config "${frags[@]}"
 	done_step
-	step "building kernel ($flavour) with -j$JOBS (cold: about 5 min release, 9 min debug, on 2 cores)"
+	step "building kernel ($flavour) with -j$JOBS (cold: about 7 min release, 9-10 min debug, on 2 cores)"
 	run_logged "kernel-$flavour" kmake -j"$JOBS" zImage modules
 	touch "$KOUT/.n900-built"
 	done_step "$(du -h "$KOUT/arch/arm/boot/zImage" | cut -f1) zImage"
@@ -622,6 +625,8 @@ make_fit() {
 # build/runs/latest link to it
 new_run() {
 	RUN=$BUILD/runs/$1-$(date -u +%Y%m%dT%H%M%SZ)
+	# decided here, in the main shell, so that a bad N900_SHARE stops the run
+	SHARE_MODE=$(share_mode) || exit 1
 	mkdir -p "$RUN"
 	ln -sfn "$(basename "$RUN")" "$BUILD/runs/latest"
 	say "this run's logs and artefacts: $RUN (also build/runs/latest)"
@@ -672,7 +677,7 @@ share_mode() {
 boot_guest() {
 	local mode=$1 name=$2 extra="${DTB_ARGS:-} ${N900_KERNEL_ARGS:-}"
 	local path=${BOOT_PATH:-direct} out=$RUN/$name log=$RUN/$name.log
-	local topo how=${SHARE:-$(share_mode)} qemu_cmd
+	local topo how=${SHARE:-$SHARE_MODE} qemu_cmd
 	topo=$(basename "$DTB" .dtb)
 	mkdir -p "$out"
 	case $path in
@@ -689,22 +694,25 @@ boot_guest() {
 	esac
 	local qshare=
 	[ "$how" != 9p ] || qshare=$out
+	echo "$how" >"$out/share-expected"
 	say "==> booting QEMU: $path boot, $topo, mode $mode, artefacts by $how; console: $log"
 	if [ "$mode" = shell ]; then
-		QEMU_SHARE=$qshare "${qemu_cmd[@]}"
+		# a subshell: qemu_boot* exec QEMU
+		(QEMU_SHARE=$qshare "${qemu_cmd[@]}")
 		return
 	fi
 	local rc=0
 	# shellcheck disable=SC2016 # expanded by the inner bash
+	# qemu_boot* exec QEMU: it is timeout's own child, which timeout kills
 	QEMU_SHARE=$qshare timeout --foreground -k 10 "$BOOT_TIMEOUT" \
 		bash -c '. "$1"; shift; "$@"' _ "$TOP/board/qemu.sh" "${qemu_cmd[@]}" </dev/null |
 		stamp_console "$out/boot-timing" | tee "$log" || rc=$?
-	[ "$rc" -ne 124 ] || say "QEMU timed out after ${BOOT_TIMEOUT}s ($log)"
+	[ "$rc" -ne 124 ] || say "QEMU timed out after ${BOOT_TIMEOUT}s ($log)" >&2
 	# the console fallback: a base64 tar.gz between markers
 	if grep -q '^N900-ARTEFACTS-BEGIN' "$log"; then
 		tr -d '\r' <"$log" | sed -n '/^N900-ARTEFACTS-BEGIN/,/^N900-ARTEFACTS-END/p' |
 			sed '1d;$d' | base64 -d | tar -xzf - -C "$out" ||
-			say "warning: the artefacts on the console of $name are damaged ($log)"
+			say "warning: the artefacts on the console of $name are damaged ($log)" >&2
 	fi
 	return 0
 }
@@ -826,7 +834,11 @@ cmd_test() {
 	for topo in ${STRESS[@]+"${STRESS[@]}"}; do
 		make_dtb "$topo"
 	done
-	[[ " ${BOOT_PATHS[*]} " != *" uboot "* ]] || make_fit debug
+	if [[ " ${BOOT_PATHS[*]} " == *" uboot "* ]]; then
+		fit_configs | grep -qx "$(basename "$n900_dtb" .dtb)" ||
+			die "N900_TOPOLOGY=$(basename "$n900_dtb" .dtb) is not a configuration of board/n900.its; use N900_BOOT_PATHS=direct"
+		make_fit debug
+	fi
 	# make_dtb set DTB to the last tree built: the shards boot the N900
 	DTB=$n900_dtb
 	DTB_ARGS=
@@ -841,8 +853,12 @@ cmd_test() {
 	boot_report | tee "$RUN/boot-timing.txt"
 	local consoles=() g
 	for g in "${GUESTS[@]}"; do consoles+=("$RUN/$g.log"); done
+	# the harness's last line, "N passed, N failed", is the last line of
+	# the run: exit with its status here, past the ERR trap's message
+	local rc=0
 	"$TOP/tests/harness.sh" --host "$RUN/lint.ktap" --host "$RUN/artefacts.ktap" \
-		--junit "$RUN/junit.xml" "${consoles[@]}" | tee "$RUN/summary.txt"
+		--junit "$RUN/junit.xml" "${consoles[@]}" 2>&1 | tee "$RUN/summary.txt" || rc=$?
+	exit "$rc"
 }
 
 # test_guests PATH: every test shard booted through PATH (direct or uboot).
@@ -905,11 +921,19 @@ test_artefacts() {
 			d=$RUN/$g
 			n=$((n + 1))
 			why=
-			for f in console.ktap dmesg.txt boot-timing; do
+			for f in console.ktap dmesg.txt; do
 				[ -s "$d/$f" ] || why="$why no $f;"
 			done
 			grep -q '^N900-TESTS-END' "$d/console.ktap" 2>/dev/null ||
 				why="$why console.ktap incomplete;"
+			grep -q '^init ' "$d/boot-timing" 2>/dev/null || why="$why never reached /init;"
+			# the way the guest says it used must be the one the host gave
+			case $(cat "$d/share-expected" 2>/dev/null) in
+			9p) want='(virtio-9p)' ;;
+			*) want='(console)' ;;
+			esac
+			tr -d '\r' <"$RUN/$g.log" | grep '^N900-BOOT: mode' | grep -qF "$want" ||
+				why="$why the guest did not hand its files over $want;"
 			if [ -z "$why" ]; then
 				echo "ok $n ${g}_artefacts_arrived"
 			else
@@ -927,7 +951,7 @@ test_artefacts() {
 			if [ $ok = 1 ]; then
 				echo "ok $n ${g}_pictures_drawn"
 			else
-				sed 's/^/# /' "$d/render.log"
+				sed 's/^/# /' "$d/render.log" 2>/dev/null || true
 				echo "not ok $n ${g}_pictures_drawn"
 			fi
 		done
@@ -1037,7 +1061,11 @@ cmd_shell() {
 	BOOT_PATH=${N900_BOOT:-direct}
 	[ "$BOOT_PATH" = direct ] || make_fit "$flavour"
 	new_run shell
-	say "interactive guest: the guest's /mnt is $RUN/shell/ (virtio-9p);"
+	if [ "$SHARE_MODE" = 9p ]; then
+		say "interactive guest: its /mnt is $RUN/shell/ on this host (virtio-9p)"
+	else
+		say "interactive guest: no virtio-9p share; what it leaves in /mnt comes back over the console at poweroff"
+	fi
 	say "type 'poweroff -f' to leave (or Ctrl-A x)"
 	boot_guest shell shell
 }

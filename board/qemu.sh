@@ -15,7 +15,10 @@
 #       -kernel n900.itb -append "console=ttyAMA0 ..."
 #
 # Host sharing: QEMU_SHARE=DIR adds a virtio-9p device (mount tag "n900")
-# exporting DIR to the guest, which mounts it on /mnt/host.
+# exporting DIR to the guest, which mounts it on /mnt.
+#
+# qemu_boot and qemu_boot_uboot exec QEMU: run them in a subshell (or a
+# "bash -c", as build.sh does under timeout, which then kills QEMU itself).
 
 QEMU_BIN=qemu-system-arm
 QEMU_MACHINE=virt
@@ -51,7 +54,7 @@ qemu_boot() {
 	local zimage=$1 initrd=$2 dtb=$3 append=$4 share
 	shift 4
 	mapfile -t share < <(qemu_share_args)
-	"$QEMU_BIN" -M "$QEMU_MACHINE" "${QEMU_ARGS[@]}" \
+	exec "$QEMU_BIN" -M "$QEMU_MACHINE" "${QEMU_ARGS[@]}" \
 		-nographic -nodefaults -no-reboot -serial mon:stdio \
 		-kernel "$zimage" -initrd "$initrd" -dtb "$dtb" \
 		-append "console=ttyAMA0 $append" ${share[@]+"${share[@]}"} "$@"
@@ -63,7 +66,7 @@ qemu_boot_uboot() {
 	local fit=$1 env=$2 append=$3 share
 	shift 3
 	mapfile -t share < <(qemu_share_args)
-	"$QEMU_BIN" -M "$QEMU_MACHINE" "${QEMU_ARGS[@]}" \
+	exec "$QEMU_BIN" -M "$QEMU_MACHINE" "${QEMU_ARGS[@]}" \
 		-nographic -nodefaults -no-reboot -serial mon:stdio \
 		-bios "$UBOOT_BIN" \
 		-drive "if=pflash,unit=1,format=raw,readonly=on,file=$env" \

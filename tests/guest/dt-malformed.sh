@@ -70,6 +70,10 @@ good() { # DTBO RESULT LABEL: a well-formed overlay probes into a 3-entity graph
 		ok=0 diag="no media device for it; log: $(since "$1" | tail -n 3 | tr '\n' ' ')"
 	fi
 	remove || { ok=0; diag="$diag; overlay removal failed or left $PDEV"; }
+	# its media device goes with it (PDEV is the test overlays' node only)
+	i=0
+	while media_of "$3" >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	! media_of "$3" >/dev/null || { ok=0; diag="$diag; $3 still registered after removal"; }
 	oferr=$(since "$1" | grep 'OF: ERROR' | head -n 1)
 	[ -z "$oferr" ] || ok=0
 	n900_result $ok "$2" "$diag" "$oferr"

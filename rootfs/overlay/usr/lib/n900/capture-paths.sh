@@ -9,6 +9,8 @@
 #   front    vs6555 640x480 -> ... -> preview -> resizer, UYVY
 # Prints one line per path; exits non-zero if a path gives no frame.
 set -u
+# the N900 topology only (not a generated stress topology or your own)
+media-ctl -p 2>/dev/null | grep -q 'OMAP3 ISP resizer output' || exit 0
 out=$1/frames
 mkdir -p "$out"
 S='"et8ek8 3-003e"'
