@@ -904,6 +904,28 @@ test_guests() {
 			boot_guest test "$path-faults" >/dev/null &
 		pids+=($!)
 	fi
+	# progress: every minute, the suite each guest is in
+	local p alive ticks=0 g where line
+	while :; do
+		alive=0
+		for p in "${pids[@]}"; do ! kill -0 "$p" 2>/dev/null || alive=1; done
+		[ $alive = 1 ] || break
+		sleep 5
+		ticks=$((ticks + 1))
+		[ $((ticks % 12)) -eq 0 ] || continue
+		where=
+		for g in "${names[@]}"; do
+			[ -f "$RUN/$g.log" ] || continue
+			if grep -q '^N900-TESTS-END' "$RUN/$g.log"; then
+				line=finished
+			else
+				line=$(grep -a '^# suite ' "$RUN/$g.log" | tail -n 1 |
+					sed -e 's|.*/||' -e 's| starts.*||' || true)
+			fi
+			where="$where $g: ${line:-booting};"
+		done
+		say "    $((SECONDS - t0)) s:$where"
+	done
 	wait "${pids[@]}" || true
 	echo "$path $((SECONDS - t0))" >>"$RUN/phase-seconds"
 	say "    $path boot: the guests took $((SECONDS - t0)) s"
