@@ -27,6 +27,20 @@ measured_us() {
 	"$T/capture" "$dev" 10 /dev/null |
 		awk '/^frame/ { us[++n] = $NF } END { if (n == 10) printf "%d\n", (us[10] - us[2]) / 8 }'
 }
+# paced WANT: up to 3 windows of measured_us, stopping at the first within
+# TOL of WANT; prints the last window's value (or "none"), then all of
+# them. Host load only delays frames at random, so one window of three on
+# pace is the sensor's pace; a wrong frame length is off in every window.
+paced() {
+	tries=0 all=
+	while [ $tries -lt 3 ]; do
+		tries=$((tries + 1))
+		m=$(measured_us)
+		all="$all${all:+,}${m:-none}"
+		within "$m" "$1" && break
+	done
+	echo "${m:-none} $all"
+}
 within() { # MEASURED EXPECTED: within TOL per cent
 	[ -n "$1" ] && [ $(($1 * 100)) -ge $(($2 * (100 - TOL))) ] &&
 		[ $(($1 * 100)) -le $(($2 * (100 + TOL))) ]
@@ -51,20 +65,24 @@ want=$(expected_us)
 v4l2-ctl -d "$sd" --set-ctrl free_running=1
 render=$(measured_us)
 v4l2-ctl -d "$sd" --set-ctrl free_running=0
-nominal=$(measured_us)
+# shellcheck disable=SC2046 # two words: the verdict, then every window
+set -- $(paced "$want")
+nominal=${1#none} windows=$2
 if [ -n "$render" ] && [ "$render" -gt $((want * (100 - TOL) / 100)) ]; then
-	echo "# measured ${nominal:-no} us per frame, the controls give $want us"
+	echo "# measured $windows us per frame, the controls give $want us"
 	echo "ok 2 nominal_interval # SKIP this guest renders a frame in $render us, too slow for the nominal $want us (a loaded host)"
 else
 	within "$nominal" "$want"
-	result 2 nominal_interval $? "measured ${nominal:-no} us per frame, the controls give $want us (±$TOL %; free running: ${render:-no} us)"
+	result 2 nominal_interval $? "measured $windows us per frame (up to 3 windows of 8 frames), the controls give $want us (±$TOL %; free running: ${render:-no} us)"
 fi
 
 v4l2-ctl -d "$sd" --set-ctrl vertical_blanking=755
 want=$(expected_us)
-got=$(measured_us)
+# shellcheck disable=SC2046 # two words: the verdict, then every window
+set -- $(paced "$want")
+got=${1#none} windows=$2
 within "$got" "$want"
-result 3 vblank_stretches_interval $? "vertical_blanking 755: measured ${got:-no} us per frame, the controls give $want us (±$TOL %)"
+result 3 vblank_stretches_interval $? "vertical_blanking 755: measured $windows us per frame (up to 3 windows), the controls give $want us (±$TOL %)"
 
 # free running ignores the blanking: faster than the stretched interval
 # (against the nominal one, a debug kernel on a loaded host may not be)
