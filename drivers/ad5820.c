@@ -24,11 +24,11 @@
 
 /**
  * struct ad5820 - the lens driver
- * @sd: the subdevice
+ * @subdev: the subdevice and its lifetime (n900-subdev.h)
  * @ctrls: V4L2_CID_FOCUS_ABSOLUTE
  */
 struct ad5820 {
-	struct v4l2_subdev sd;
+	struct n900_subdev subdev;
 	struct v4l2_ctrl_handler ctrls;
 };
 
@@ -70,22 +70,35 @@ static const struct v4l2_subdev_ops ad5820_subdev_ops = {
 static const struct v4l2_subdev_internal_ops ad5820_internal_ops = {
 	.open = n900_power_subdev_open,
 	.close = n900_power_subdev_close,
+	.registered = n900_subdev_registered,
+	.release = n900_subdev_release,
 };
 
 /* -----------------------------------------------------------------------------
  * Initialization and Cleanup
  */
 
+static void ad5820_free(struct n900_subdev *nsd)
+{
+	kfree(container_of(nsd, struct ad5820, subdev));
+}
+
 static int ad5820_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
 	struct ad5820 *lens;
+	struct v4l2_subdev *sd;
 	int ret;
 
-	lens = devm_kzalloc(dev, sizeof(*lens), GFP_KERNEL);
+	/* not devm: an open subdevice node keeps it (n900-subdev.h) */
+	lens = kzalloc(sizeof(*lens), GFP_KERNEL);
 	if (!lens)
 		return -ENOMEM;
 
+	n900_subdev_init(&lens->subdev, dev, &ad5820_subdev_ops,
+			 &ad5820_internal_ops, ad5820_free);
+	sd = &lens->subdev.sd;
+	sd->ctrl_handler = &lens->ctrls;
 	v4l2_ctrl_handler_init(&lens->ctrls, 1);
 	v4l2_ctrl_new_std(&lens->ctrls, &ad5820_ctrl_ops, V4L2_CID_FOCUS_ABSOLUTE,
 			  0, AD5820_FOCUS_MAX, 1, 0);
@@ -93,21 +106,18 @@ static int ad5820_probe(struct platform_device *pdev)
 	if (ret) {
 		dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
 			      dev->of_node);
-		goto err_ctrls;
+		goto err_put;
 	}
 
-	v4l2_subdev_init(&lens->sd, &ad5820_subdev_ops);
-	lens->sd.internal_ops = &ad5820_internal_ops;
-	lens->sd.ctrl_handler = &lens->ctrls;
-	lens->sd.entity.function = MEDIA_ENT_F_LENS;
-	ret = n900_subdev_register(&lens->sd, dev, "ad5820", 0, NULL, false);
+	sd->entity.function = MEDIA_ENT_F_LENS;
+	ret = n900_subdev_register(sd, dev, "ad5820", 0, NULL, false);
 	if (ret)
-		goto err_ctrls;
+		goto err_put;
 	platform_set_drvdata(pdev, lens);
 	return 0;
 
-err_ctrls:
-	v4l2_ctrl_handler_free(&lens->ctrls);
+err_put:
+	n900_subdev_put(&lens->subdev);
 	return ret;
 }
 
@@ -115,8 +125,7 @@ static void ad5820_remove(struct platform_device *pdev)
 {
 	struct ad5820 *lens = platform_get_drvdata(pdev);
 
-	n900_subdev_unregister(&lens->sd);
-	v4l2_ctrl_handler_free(&lens->ctrls);
+	n900_subdev_unregister(&lens->subdev);
 }
 
 static const struct of_device_id ad5820_of_match[] = {

@@ -38,11 +38,11 @@
 
 /**
  * struct adp1653 - the flash controller
- * @sd: the subdevice
+ * @subdev: the subdevice and its lifetime (n900-subdev.h)
  * @ctrls: the V4L2 flash class controls
  */
 struct adp1653 {
-	struct v4l2_subdev sd;
+	struct n900_subdev subdev;
 	struct v4l2_ctrl_handler ctrls;
 };
 
@@ -101,7 +101,6 @@ static int adp1653_init_controls(struct adp1653 *flash)
 	if (hdl->error)
 		return hdl->error;
 	fault->flags |= V4L2_CTRL_FLAG_VOLATILE;
-	flash->sd.ctrl_handler = hdl;
 	return 0;
 }
 
@@ -126,39 +125,50 @@ static const struct v4l2_subdev_ops adp1653_subdev_ops = {
 static const struct v4l2_subdev_internal_ops adp1653_internal_ops = {
 	.open = n900_power_subdev_open,
 	.close = n900_power_subdev_close,
+	.registered = n900_subdev_registered,
+	.release = n900_subdev_release,
 };
 
 /* -----------------------------------------------------------------------------
  * Initialization and Cleanup
  */
 
+static void adp1653_free(struct n900_subdev *nsd)
+{
+	kfree(container_of(nsd, struct adp1653, subdev));
+}
+
 static int adp1653_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
 	struct adp1653 *flash;
+	struct v4l2_subdev *sd;
 	int ret;
 
-	flash = devm_kzalloc(dev, sizeof(*flash), GFP_KERNEL);
+	/* not devm: an open subdevice node keeps it (n900-subdev.h) */
+	flash = kzalloc(sizeof(*flash), GFP_KERNEL);
 	if (!flash)
 		return -ENOMEM;
 
-	v4l2_subdev_init(&flash->sd, &adp1653_subdev_ops);
-	flash->sd.internal_ops = &adp1653_internal_ops;
+	n900_subdev_init(&flash->subdev, dev, &adp1653_subdev_ops,
+			 &adp1653_internal_ops, adp1653_free);
+	sd = &flash->subdev.sd;
+	sd->ctrl_handler = &flash->ctrls;
 	ret = adp1653_init_controls(flash);
 	if (ret) {
 		dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
 			      dev->of_node);
-		goto err_ctrls;
+		goto err_put;
 	}
-	flash->sd.entity.function = MEDIA_ENT_F_FLASH;
-	ret = n900_subdev_register(&flash->sd, dev, "adp1653", 0, NULL, false);
+	sd->entity.function = MEDIA_ENT_F_FLASH;
+	ret = n900_subdev_register(sd, dev, "adp1653", 0, NULL, false);
 	if (ret)
-		goto err_ctrls;
+		goto err_put;
 	platform_set_drvdata(pdev, flash);
 	return 0;
 
-err_ctrls:
-	v4l2_ctrl_handler_free(&flash->ctrls);
+err_put:
+	n900_subdev_put(&flash->subdev);
 	return ret;
 }
 
@@ -166,8 +176,7 @@ static void adp1653_remove(struct platform_device *pdev)
 {
 	struct adp1653 *flash = platform_get_drvdata(pdev);
 
-	n900_subdev_unregister(&flash->sd);
-	v4l2_ctrl_handler_free(&flash->ctrls);
+	n900_subdev_unregister(&flash->subdev);
 }
 
 static const struct of_device_id adp1653_of_match[] = {

@@ -23,6 +23,8 @@
 #include <media/v4l2-subdev.h>
 #include <media/videobuf2-v4l2.h>
 
+#include "n900-subdev.h"
+
 #define ISP_DRIVER_NAME		"n900-isp"
 #define ISP_MODEL		"TI OMAP3 ISP (N900 emulation)"
 
@@ -93,18 +95,22 @@ struct isp_block_type {
 
 /**
  * struct isp_block - one ISP block instance, a V4L2 subdevice
- * @sd: the subdevice; its entity is the block's media entity
+ * @subdev: the subdevice, whose entity is the block's media entity, and
+ *	its lifetime (n900-subdev.h): an open node keeps the block
  * @pads: media pads
  * @num_pads: number of entries in @pads
  * @type: the block description
  * @ctrls: the block's controls, when @type has any
+ * @isp: the ISP whose child the block is; the block holds a reference to
+ *	its v4l2_device, so the ISP's shared state lock outlives the block
  */
 struct isp_block {
-	struct v4l2_subdev sd;
+	struct n900_subdev subdev;
 	struct media_pad *pads;
 	unsigned int num_pads;
 	const struct isp_block_type *type;
 	struct v4l2_ctrl_handler ctrls;
+	struct isp_device *isp;
 };
 
 /*
@@ -225,7 +231,17 @@ struct isp_video {
  * @videos: video nodes, created from the DT children "n900emu,isp-video"
  * @num_videos: number of entries in @videos
  * @registered: the media device and subdevice nodes are registered
- * @stream_lock: serialises pipeline start and stop across video nodes
+ * @stream_lock: serialises pipeline start and stop across video nodes, and
+ *	with the streams' stop when an entity goes away
+ * @pm_lock: serialises the pipeline power of open video nodes with the
+ *	media device's unregistration (taken before the graph mutex)
+ * @unregistered: the media device is unregistered: open nodes no longer
+ *	power anything (under @pm_lock)
+ * @open_nodes: video node file handles holding pipeline power; while
+ *	there are none, a link change has nothing to power
+ * @state_lock: the state lock of every ISP block (v4l2_subdev.state_lock):
+ *	link validation locks two blocks' states at once, and blocks of one
+ *	type are linked to each other in the stress topologies
  * @debugfs: the media device's debugfs directory
  */
 struct isp_device {
@@ -237,6 +253,10 @@ struct isp_device {
 	unsigned int num_videos;
 	bool registered;
 	struct mutex stream_lock;	/* pipeline start and stop */
+	struct mutex pm_lock;		/* open nodes' power, unregistration */
+	bool unregistered;
+	atomic_t open_nodes;
+	struct mutex state_lock;	/* every block's subdevice state */
 	struct dentry *debugfs;
 };
 
@@ -250,6 +270,9 @@ enum {
 
 /* isp_clk.c */
 int isp_clk_init(struct isp_device *isp);
+
+/* isp_core.c */
+struct isp_device *isp_of_block(struct device *dev);
 
 /* isp_debugfs.c */
 void isp_debugfs_init(struct isp_device *isp);
@@ -265,6 +288,9 @@ struct media_entity *isp_find_entity(struct isp_device *isp,
 				     struct fwnode_handle *fwnode);
 int isp_create_links(struct isp_device *isp, struct media_entity *entity,
 		     struct fwnode_handle *fwnode);
+void isp_disable_links(struct isp_device *isp, struct media_entity *entity);
+int isp_link_notify(struct media_link *link, u32 flags,
+		    unsigned int notification);
 bool isp_enabled_path(struct media_entity *from, struct media_entity *to);
 int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 		   const struct media_pad *remote, u32 flags);

@@ -105,7 +105,11 @@ static int isp_subdev_complete(struct v4l2_async_notifier *notifier)
 /*
  * A subdevice goes away (its driver unbinds, or the ISP's does): the
  * streams through it stop before its entity is unregistered, so that no
- * frame thread reads it and no started pipeline holds its pads.
+ * frame thread reads it and no started pipeline holds its pads; then its
+ * links are disabled, which powers down what they joined to an open node.
+ * Both under the stream lock, so that no STREAMON can start a pipeline
+ * through the entity in between: once its links are disabled, no path
+ * reaches it.
  */
 static void isp_subdev_unbind(struct v4l2_async_notifier *notifier,
 			      struct v4l2_subdev *sd,
@@ -114,8 +118,11 @@ static void isp_subdev_unbind(struct v4l2_async_notifier *notifier,
 	struct isp_device *isp = notifier_to_isp(notifier);
 	unsigned int i;
 
+	mutex_lock(&isp->stream_lock);
 	for (i = 0; i < isp->num_videos; i++)
 		isp_video_entity_gone(&isp->videos[i], &sd->entity);
+	isp_disable_links(isp, &sd->entity);
+	mutex_unlock(&isp->stream_lock);
 }
 
 static const struct v4l2_async_notifier_operations isp_async_ops = {
@@ -318,15 +325,27 @@ static void isp_remove_videos(struct isp_device *isp)
  * Initialization and Cleanup
  */
 
-/*
+/**
+ * isp_link_notify() - the media device's link_notify
+ * @link: the link that changes
+ * @flags: its new flags
+ * @notification: MEDIA_DEV_NOTIFY_PRE_LINK_CH or _POST_LINK_CH
+ *
  * The seed semantics: a link change powers up or down what it connects to
  * an open video node (v4l2_pipeline_link_notify). Under the "streaming"
- * power policy, links do not power anything.
+ * power policy, links do not power anything. While no video node is open,
+ * no use count can change: the two graph walks are skipped, which keeps
+ * the links of a 4096-entity graph cheap to make at bind.
+ *
+ * Return: 0, or the errno of a failed power-up.
  */
-static int isp_link_notify(struct media_link *link, u32 flags,
-			   unsigned int notification)
+int isp_link_notify(struct media_link *link, u32 flags,
+		    unsigned int notification)
 {
-	if (n900_power_policy_streaming())
+	struct isp_device *isp = container_of(link->graph_obj.mdev,
+					      struct isp_device, mdev);
+
+	if (n900_power_policy_streaming() || !atomic_read(&isp->open_nodes))
 		return 0;
 	return v4l2_pipeline_link_notify(link, flags, notification);
 }
@@ -350,6 +369,8 @@ static void isp_release(struct v4l2_device *v4l2_dev)
 		isp_video_cleanup(&isp->videos[i]);
 	kfree(isp->videos);
 	media_device_cleanup(&isp->mdev);
+	mutex_destroy(&isp->state_lock);
+	mutex_destroy(&isp->pm_lock);
 	mutex_destroy(&isp->stream_lock);
 	kfree(isp);
 }
@@ -371,6 +392,8 @@ static int isp_probe(struct platform_device *pdev)
 	isp->dev = dev;
 	platform_set_drvdata(pdev, isp);
 	mutex_init(&isp->stream_lock);
+	mutex_init(&isp->pm_lock);
+	mutex_init(&isp->state_lock);
 
 	/*
 	 * The blocks are children of the ISP: with runtime PM enabled here
@@ -445,11 +468,25 @@ err_v4l2:
 	return ret;
 
 err_free:
+	mutex_destroy(&isp->state_lock);
+	mutex_destroy(&isp->pm_lock);
 	mutex_destroy(&isp->stream_lock);
 	kfree(isp);
 	return ret;
 }
 
+/*
+ * Unbinding the ISP, with any node open or streaming. In this order:
+ *  - every subdevice unbinds (the streams through it stop, its links are
+ *    disabled, which powers it down, and it is unregistered);
+ *  - the video nodes are unregistered, which stops the streams left (a
+ *    node with no enabled link streams on its own), while the media
+ *    device still holds their pipelines' graph mutex;
+ *  - the media device is unregistered, under pm_lock, so that an open
+ *    node's close knows it has nothing to power down any more.
+ * The memory goes with the last reference to the v4l2_device (an open
+ * node, or a block not yet released): isp_release().
+ */
 static void isp_remove(struct platform_device *pdev)
 {
 	struct isp_device *isp = platform_get_drvdata(pdev);
@@ -457,9 +494,12 @@ static void isp_remove(struct platform_device *pdev)
 	v4l2_async_nf_unregister(&isp->notifier);
 	v4l2_async_nf_cleanup(&isp->notifier);
 	isp_debugfs_cleanup(isp);
+	isp_remove_videos(isp);
+	mutex_lock(&isp->pm_lock);
 	if (isp->registered)
 		media_device_unregister(&isp->mdev);
-	isp_remove_videos(isp);
+	isp->unregistered = true;
+	mutex_unlock(&isp->pm_lock);
 	v4l2_device_unregister(&isp->v4l2_dev);
 	v4l2_device_put(&isp->v4l2_dev);
 }
@@ -479,6 +519,22 @@ static struct platform_driver isp_driver = {
 		.pm = pm_ptr(&n900_power_pm_ops),
 	},
 };
+
+/**
+ * isp_of_block() - the ISP an ISP block device belongs to
+ * @dev: the device of an ISP block, during its probe
+ *
+ * Return: the ISP, bound to this driver, whose child @dev is; NULL when
+ * the block's node is not a child of an ISP node (a malformed tree).
+ */
+struct isp_device *isp_of_block(struct device *dev)
+{
+	struct device *parent = dev->parent;
+
+	if (!parent || parent->driver != &isp_driver.driver)
+		return NULL;
+	return dev_get_drvdata(parent);
+}
 
 static struct platform_driver * const isp_drivers[] = {
 	&isp_block_driver,

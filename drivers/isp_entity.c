@@ -17,7 +17,7 @@
 
 static inline struct isp_block *to_isp_block(struct v4l2_subdev *sd)
 {
-	return container_of(sd, struct isp_block, sd);
+	return container_of(sd, struct isp_block, subdev.sd);
 }
 
 /* -----------------------------------------------------------------------------
@@ -121,7 +121,7 @@ void isp_block_source_rect(struct isp_block *block, unsigned int pad,
 {
 	struct v4l2_subdev_state *state;
 
-	state = v4l2_subdev_lock_and_get_active_state(&block->sd);
+	state = v4l2_subdev_lock_and_get_active_state(&block->subdev.sd);
 	source_rect(block->type, state, pad, r);
 	v4l2_subdev_unlock_state(state);
 }
@@ -415,23 +415,19 @@ const struct v4l2_ctrl_ops isp_block_ctrl_ops = {
 
 static int block_init_controls(struct isp_block *block)
 {
-	int ret;
-
 	if (!block->type->init_controls)
 		return 0;
+	/* freed with the block (n900_subdev_free()), also on an error */
+	block->subdev.sd.ctrl_handler = &block->ctrls;
 	v4l2_ctrl_handler_init(&block->ctrls, 8);
 	block->type->init_controls(&block->ctrls);
-	ret = block->ctrls.error;
-	if (ret) {
-		v4l2_ctrl_handler_free(&block->ctrls);
-		return ret;
-	}
-	block->sd.ctrl_handler = &block->ctrls;
-	return 0;
+	return block->ctrls.error;
 }
 
 static const struct v4l2_subdev_internal_ops block_internal_ops = {
 	.init_state = block_init_state,
+	.registered = n900_subdev_registered,
+	.release = n900_subdev_release,
 };
 
 /* -----------------------------------------------------------------------------
@@ -614,6 +610,39 @@ out:
 	return found;
 }
 
+/*
+ * Enable a link just made (disabled) from the device tree, as SETUP_LINK
+ * would: the entities' link_setup may refuse it, and link_notify powers
+ * what it joins to an open video node. A refusal after the graph has been
+ * complete is the user's configuration winning (another input of the sink
+ * was enabled while this end was unbound): the link stays disabled. An
+ * immutable link is made immutable once enabled.
+ */
+static int enable_new_link(struct isp_device *isp, struct fwnode_handle *ep,
+			   struct media_link *link, u32 flags)
+{
+	int ret;
+
+	ret = __media_entity_setup_link(link, MEDIA_LNK_FL_ENABLED);
+	if (ret && (!isp->registered || (flags & MEDIA_LNK_FL_IMMUTABLE))) {
+		dev_err(isp->dev, "%pfw: cannot enable %s:%u -> %s:%u (%d)\n",
+			ep, link->source->entity->name, link->source->index,
+			link->sink->entity->name, link->sink->index, ret);
+		return ret;
+	}
+	if (ret) {
+		dev_info(isp->dev, "%pfw: %s:%u -> %s:%u left disabled (%d)\n",
+			 ep, link->source->entity->name, link->source->index,
+			 link->sink->entity->name, link->sink->index, ret);
+		return 0;
+	}
+	if (flags & MEDIA_LNK_FL_IMMUTABLE) {
+		link->flags |= MEDIA_LNK_FL_IMMUTABLE;
+		link->reverse->flags = link->flags;
+	}
+	return 0;
+}
+
 static int create_endpoint_link(struct isp_device *isp,
 				struct media_entity *entity,
 				struct fwnode_handle *ep)
@@ -689,13 +718,19 @@ static int create_endpoint_link(struct isp_device *isp,
 		ret = -EINVAL;
 		goto put_rep;
 	}
-	if ((flags & MEDIA_LNK_FL_ENABLED) && sink_has_enabled_link(sink)) {
+	/*
+	 * A tree whose enabled links conflict is malformed. Once the graph
+	 * has been complete, the conflict is with the user's configuration
+	 * (a device coming back after an unbind): link_setup decides then.
+	 */
+	if (!isp->registered && (flags & MEDIA_LNK_FL_ENABLED) &&
+	    sink_has_enabled_link(sink)) {
 		dev_err(isp->dev, "%pfw: %s pad %u already has an enabled input\n",
 			ep, sink->entity->name, sink->index);
 		ret = -EINVAL;
 		goto put_rep;
 	}
-	if ((flags & MEDIA_LNK_FL_ENABLED) &&
+	if (!isp->registered && (flags & MEDIA_LNK_FL_ENABLED) &&
 	    isp_enabled_path(sink->entity, src->entity)) {
 		dev_err(isp->dev, "%pfw: enabled links would loop through %s and %s\n",
 			ep, src->entity->name, sink->entity->name);
@@ -704,11 +739,16 @@ static int create_endpoint_link(struct isp_device *isp,
 	}
 
 	ret = media_create_pad_link(src->entity, src->index, sink->entity,
-				    sink->index, flags);
-	if (ret)
+				    sink->index, 0);
+	if (ret) {
 		dev_err(isp->dev, "%pfw: cannot link %s:%u -> %s:%u (%d)\n", ep,
 			src->entity->name, src->index, sink->entity->name,
 			sink->index, ret);
+		goto put_rep;
+	}
+	if (flags & MEDIA_LNK_FL_ENABLED)
+		ret = enable_new_link(isp, ep, media_entity_find_link(src, sink),
+				      flags);
 put_rep:
 	fwnode_handle_put(rep);
 	return ret;
@@ -724,7 +764,9 @@ put_rep:
  * becomes a data link; the others are created when their remote end is
  * registered, so the result does not depend on probe order. Port N is pad
  * N. The flags come from the "n900emu,link-enabled" and
- * "n900emu,link-immutable" properties of either endpoint.
+ * "n900emu,link-immutable" properties of either endpoint; an enabled link
+ * is enabled through link_setup and link_notify, as from userspace. Takes
+ * the graph mutex: userspace may be walking the links (G_TOPOLOGY).
  *
  * Return: 0, or a negative errno after a dev_err() naming the endpoint.
  */
@@ -732,16 +774,50 @@ int isp_create_links(struct isp_device *isp, struct media_entity *entity,
 		     struct fwnode_handle *fwnode)
 {
 	struct fwnode_handle *ep;
-	int ret;
+	int ret = 0;
 
+	mutex_lock(&isp->mdev.graph_mutex);
 	fwnode_graph_for_each_endpoint(fwnode, ep) {
 		ret = create_endpoint_link(isp, entity, ep);
 		if (ret) {
 			fwnode_handle_put(ep);
-			return ret;
+			break;
 		}
 	}
-	return 0;
+	mutex_unlock(&isp->mdev.graph_mutex);
+	return ret;
+}
+
+/**
+ * isp_disable_links() - disable the links of an entity that goes away
+ * @isp: the ISP device
+ * @entity: an entity about to be unregistered, no longer streaming
+ *
+ * Unregistering an entity removes its links without telling anyone.
+ * Disable its enabled data links first, as SETUP_LINK would: the entity at
+ * the other end hears it (link_setup: the bus switch forgets its input),
+ * and link_notify powers down what the link joined to an open video node,
+ * the departing entity included, so that no use count is left behind.
+ * Immutable links too: they go with the entity.
+ */
+void isp_disable_links(struct isp_device *isp, struct media_entity *entity)
+{
+	struct media_link *link;
+
+	mutex_lock(&isp->mdev.graph_mutex);
+	for_each_media_entity_data_link(entity, link) {
+		if (!(link->flags & MEDIA_LNK_FL_ENABLED))
+			continue;
+		link->flags &= ~(MEDIA_LNK_FL_ENABLED | MEDIA_LNK_FL_IMMUTABLE);
+		link->reverse->flags = link->flags;
+		media_entity_call(link->source->entity, link_setup,
+				  link->source, link->sink, link->flags);
+		media_entity_call(link->sink->entity, link_setup,
+				  link->sink, link->source, link->flags);
+		isp_link_notify(link, link->flags,
+				MEDIA_DEV_NOTIFY_POST_LINK_CH);
+	}
+	mutex_unlock(&isp->mdev.graph_mutex);
 }
 
 /* -----------------------------------------------------------------------------
@@ -777,57 +853,83 @@ static unsigned int dt_num_pads(struct device *dev)
 	return n;
 }
 
+/* the last reference to the block is gone (n900-subdev.h) */
+static void block_free(struct n900_subdev *nsd)
+{
+	struct isp_block *block = container_of(nsd, struct isp_block, subdev);
+
+	kfree(block->pads);
+	v4l2_device_put(&block->isp->v4l2_dev);
+	kfree(block);
+}
+
 static int block_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
 	const struct isp_block_type *type = device_get_match_data(dev);
+	struct isp_device *isp = isp_of_block(dev);
 	struct isp_block *block;
+	struct v4l2_subdev *sd;
 	unsigned int i;
 	int ret;
 
-	block = devm_kzalloc(dev, sizeof(*block), GFP_KERNEL);
+	if (!isp)
+		return dev_err_probe(dev, -EINVAL,
+				     "%pOF: an ISP block must be a child of an ISP node\n",
+				     dev->of_node);
+
+	/* not devm: an open subdevice node keeps it (n900-subdev.h) */
+	block = kzalloc(sizeof(*block), GFP_KERNEL);
 	if (!block)
 		return -ENOMEM;
+	block->isp = isp;
+	v4l2_device_get(&isp->v4l2_dev);
+	n900_subdev_init(&block->subdev, dev, &block_subdev_ops,
+			 &block_internal_ops, block_free);
+	sd = &block->subdev.sd;
 	block->type = type;
 	block->num_pads = type->num_pads ? type->num_pads : dt_num_pads(dev);
-	if (!block->num_pads)
-		return -EINVAL;
-	block->pads = devm_kcalloc(dev, block->num_pads, sizeof(*block->pads),
-				   GFP_KERNEL);
-	if (!block->pads)
-		return -ENOMEM;
+	block->pads = kcalloc(block->num_pads, sizeof(*block->pads),
+			      GFP_KERNEL);
+	if (!block->num_pads || !block->pads) {
+		ret = block->num_pads ? -ENOMEM : -EINVAL;
+		goto err_put;
+	}
 
-	v4l2_subdev_init(&block->sd, &block_subdev_ops);
-	block->sd.internal_ops = &block_internal_ops;
-	v4l2_set_subdevdata(&block->sd, block);
-	block->sd.entity.function = type->function;
-	block->sd.entity.ops = block->type->any_input ?
-			       &block_any_input_entity_ops : &block_entity_ops;
+	v4l2_set_subdevdata(sd, block);
+	/* one lock for the states of every block of the ISP (isp.h) */
+	sd->state_lock = &isp->state_lock;
+	sd->entity.function = type->function;
+	sd->entity.ops = block->type->any_input ?
+			 &block_any_input_entity_ops : &block_entity_ops;
 	for (i = 0; i < block->num_pads; i++)
 		block->pads[i].flags = !type->num_pads ?
 			(i ? MEDIA_PAD_FL_SOURCE : MEDIA_PAD_FL_SINK) :
 			type->pad_flags[i];
 	ret = block_init_controls(block);
-	if (ret)
-		return dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
-				     dev->of_node);
-
-	ret = n900_subdev_register(&block->sd, dev, type->name, block->num_pads,
-				   block->pads, false);
 	if (ret) {
-		v4l2_ctrl_handler_free(&block->ctrls);
-		return ret;
+		dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
+			      dev->of_node);
+		goto err_put;
 	}
+
+	ret = n900_subdev_register(sd, dev, type->name, block->num_pads,
+				   block->pads, false);
+	if (ret)
+		goto err_put;
 	platform_set_drvdata(pdev, block);
 	return 0;
+
+err_put:
+	n900_subdev_put(&block->subdev);
+	return ret;
 }
 
 static void block_remove(struct platform_device *pdev)
 {
 	struct isp_block *block = platform_get_drvdata(pdev);
 
-	n900_subdev_unregister(&block->sd);
-	v4l2_ctrl_handler_free(&block->ctrls);
+	n900_subdev_unregister(&block->subdev);
 }
 
 static const struct of_device_id block_of_match[] = {

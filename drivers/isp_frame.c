@@ -236,17 +236,54 @@ static bool isp_frame_walk(struct isp_video *video, struct isp_frame *f)
 	return false;
 }
 
+/* whether @r lies inside a @width x @height frame */
+static bool rect_inside(const struct v4l2_rect *r, unsigned int width,
+			unsigned int height)
+{
+	return r->left >= 0 && r->top >= 0 &&
+	       r->width <= width && r->left <= width - r->width &&
+	       r->height <= height && r->top <= height - r->height;
+}
+
+/*
+ * Every buffer of a frame is sized from the source's frame (the sensor's,
+ * or the input node's sink pad): the raw frame, the preview's YUV frame
+ * and the lines. The crop rectangles come from the blocks' own pads, which
+ * link validation compares link by link only: check them against the frame
+ * they cut, so that no pass reads or writes outside its buffer, whatever
+ * the pads say. The capture buffer's own bounds are the node's format.
+ */
+static int isp_frame_check(struct isp_video *video, struct isp_frame *f)
+{
+	const struct v4l2_rect *r = &f->crop;
+	const char *what = "CCDC";
+
+	if (rect_inside(r, f->width, f->height)) {
+		r = &f->rsz_crop;
+		what = "resizer";
+		if (!f->resizer || rect_inside(r, f->width, f->height))
+			return 0;
+	}
+	dev_err_ratelimited(video->isp->dev,
+			    "%s: the %s crop (%d,%d)/%ux%u is outside the %ux%u frame of the path: the pads' formats disagree\n",
+			    video->vdev.name, what, r->left, r->top, r->width,
+			    r->height, f->width, f->height);
+	return -EPIPE;
+}
+
 /**
  * isp_frame_create() - read a capture node's path from the media graph
  * @video: a capture node whose pipeline has just been started
  *
  * The frames of a memory input node are those of the sink pad it feeds: the
  * input node's own format matches it when the input node streams (link
- * validation), and each of its buffers is checked for size.
+ * validation), and each of its buffers is checked for size. Called with
+ * the graph mutex held: the links cannot change under the walk.
  *
  * Return: the frame program, NULL when the path starts neither at a sensor
  * nor at a memory input node (the node then gets a test ramp), or an
- * ERR_PTR() on allocation failure.
+ * ERR_PTR(): -ENOMEM, or -EPIPE when the blocks' crops do not fit the
+ * frame of the path (isp_frame_check()).
  */
 struct isp_frame *isp_frame_create(struct isp_video *video)
 {
@@ -255,7 +292,9 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
 	struct isp_frame *f;
 	unsigned int i;
 	size_t pixels;
+	int ret;
 
+	lockdep_assert_held(&video->isp->mdev.graph_mutex);
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return ERR_PTR(-ENOMEM);
@@ -276,7 +315,7 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
 	f->height = clamp_t(u32, fmt.height, 2, PIX_MAX_WIDTH);
 	f->crop = (struct v4l2_rect){ 0, 0, f->width, f->height };
 	if (f->ccdc) {
-		get_format(&f->ccdc->sd, f->ccdc_pad, &fmt);
+		get_format(&f->ccdc->subdev.sd, f->ccdc_pad, &fmt);
 		f->raw8 = fmt.code == MEDIA_BUS_FMT_SGRBG8_1X8;
 		isp_block_source_rect(f->ccdc, f->ccdc_pad, &f->crop);
 	}
@@ -288,6 +327,11 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
 		f->rsz.out_w = video->format.width;
 		f->rsz.out_h = video->format.height;
 		pix_resizer_prepare(&f->rsz);
+	}
+	ret = isp_frame_check(video, f);
+	if (ret) {
+		kfree(f);
+		return ERR_PTR(ret);
 	}
 
 	pixels = (size_t)f->width * f->height;
@@ -360,17 +404,17 @@ static void isp_frame_controls(struct isp_frame *f, struct pix_ccdc *ccdc,
 		pix_scene_prepare(s);
 	}
 
-	sd = f->ccdc ? &f->ccdc->sd : NULL;
+	sd = f->ccdc ? &f->ccdc->subdev.sd : NULL;
 	ccdc->black = ctrl_value(sd, V4L2_CID_N900_CCDC_BLACK_LEVEL, 0);
 
-	sd = f->lsc ? &f->lsc->sd : NULL;
+	sd = f->lsc ? &f->lsc->subdev.sd : NULL;
 	f->pix_lsc->enable = f->lsc &&
 			     ctrl_value(sd, V4L2_CID_N900_LSC_ENABLE, 0);
 	f->pix_lsc->strength = ctrl_value(sd, V4L2_CID_N900_LSC_STRENGTH, 0);
 	if (f->pix_lsc->enable)
 		pix_lsc_prepare(f->pix_lsc);
 
-	sd = f->wb ? &f->wb->sd : NULL;
+	sd = f->wb ? &f->wb->subdev.sd : NULL;
 	wb->dgain = ctrl_value(sd, V4L2_CID_DIGITAL_GAIN, 256);
 	wb->gain[PIX_GR] = ctrl_value(sd, V4L2_CID_N900_WB_GAIN_GR, 32);
 	wb->gain[PIX_R] = ctrl_value(sd, V4L2_CID_N900_WB_GAIN_R, 32);

@@ -164,6 +164,9 @@ static void isp_video_try_pix(struct isp_video *video,
  *
  * Called once the graph is complete, so that G_FMT on a fresh node reports
  * what the subdevice at the other end of its link has in its ACTIVE state.
+ * The node was registered at probe, so a process may already have set its
+ * format and be streaming with buffers of that size: a busy node keeps its
+ * format.
  */
 void isp_video_init_format(struct isp_video *video)
 {
@@ -191,9 +194,13 @@ void isp_video_init_format(struct isp_video *video)
 	if (!f)
 		return;
 
-	video->format.width = fmt.format.width;
-	video->format.height = fmt.format.height;
-	fill_pix_format(&video->format, f);
+	mutex_lock(&video->lock);
+	if (!vb2_is_busy(&video->queue)) {
+		video->format.width = fmt.format.width;
+		video->format.height = fmt.format.height;
+		fill_pix_format(&video->format, f);
+	}
+	mutex_unlock(&video->lock);
 }
 
 static inline struct isp_video *to_isp_video(struct file *file)
@@ -537,9 +544,10 @@ static int isp_pipeline_s_stream(struct media_pipeline *pipe, bool enable)
 /*
  * STREAMON: start (or join) the media pipeline, which validates the format
  * on every enabled link between subdevices (-EPIPE on a mismatch), check
- * the node's own link, start the pipeline's subdevices (their power, under
- * the "streaming" policy), then the frame thread. While the pipeline runs,
- * the core refuses to change a link of any of its pads.
+ * the node's own link and read its path into a frame program whose sizes
+ * are checked (-EPIPE again), start the pipeline's subdevices (their
+ * power, under the "streaming" policy), then the frame thread. While the
+ * pipeline runs, the core refuses to change a link of any of its pads.
  */
 static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 {
@@ -553,25 +561,26 @@ static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 	ret = video_device_pipeline_alloc_start(&video->vdev);
 	if (ret)
 		goto err_unlock;
+	/* the links of the started pipeline cannot change, others can */
+	mutex_lock(&isp->mdev.graph_mutex);
 	ret = isp_video_check_format(video);
+	if (!ret && V4L2_TYPE_IS_CAPTURE(q->type)) {
+		video->frame = isp_frame_create(video);
+		if (IS_ERR(video->frame)) {
+			ret = PTR_ERR(video->frame);
+			video->frame = NULL;
+		}
+	}
+	mutex_unlock(&isp->mdev.graph_mutex);
 	if (ret)
 		goto err_stop;
 	pipe = video_device_pipeline(&video->vdev);
 	if (pipe->start_count == 1) {
 		ret = isp_pipeline_s_stream(pipe, true);
 		if (ret)
-			goto err_stop;
+			goto err_frame;
 	}
-
-	if (V4L2_TYPE_IS_CAPTURE(q->type)) {
-		video->frame = isp_frame_create(video);
-		if (IS_ERR(video->frame)) {
-			ret = PTR_ERR(video->frame);
-			video->frame = NULL;
-			goto err_s_stream;
-		}
-		isp_video_feed(video, true);
-	}
+	isp_video_feed(video, true);
 
 	mutex_lock(&video->feed_lock);
 	video->sequence = 0;
@@ -584,19 +593,19 @@ static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 			     video->vdev.num);
 	if (IS_ERR(thread)) {
 		ret = PTR_ERR(thread);
-		goto err_frame;
+		goto err_s_stream;
 	}
 	video->thread = thread;
 	mutex_unlock(&isp->stream_lock);
 	return 0;
 
-err_frame:
-	isp_video_feed(video, false);
-	isp_frame_destroy(video->frame);
-	video->frame = NULL;
 err_s_stream:
+	isp_video_feed(video, false);
 	if (pipe->start_count == 1)
 		isp_pipeline_s_stream(pipe, false);
+err_frame:
+	isp_frame_destroy(video->frame);
+	video->frame = NULL;
 err_stop:
 	video_device_pipeline_stop(&video->vdev);
 err_unlock:
@@ -642,6 +651,18 @@ static void isp_stop_streaming(struct vb2_queue *q)
 	mutex_unlock(&video->feed_lock);
 }
 
+/* whether a pad of @entity is in @pipe */
+static bool entity_in_pipeline(struct media_entity *entity,
+			       struct media_pipeline *pipe)
+{
+	struct media_pad *pad;
+
+	media_entity_for_each_pad(entity, pad)
+		if (pad->pipe && pad->pipe == pipe)
+			return true;
+	return false;
+}
+
 /**
  * isp_video_entity_gone() - stop a stream whose pipeline loses an entity
  * @video: a video node
@@ -650,22 +671,22 @@ static void isp_stop_streaming(struct vb2_queue *q)
  * A node streaming through @entity stops as if the hardware had failed
  * under it: its frame thread and pipeline stop while every entity of the
  * pipeline still exists, and its queue reports the error (vb2_queue_error():
- * DQBUF and QBUF fail with EIO) until STREAMOFF or close.
+ * DQBUF and QBUF fail with EIO) until STREAMOFF or close. Called with
+ * isp->stream_lock held.
  */
 void isp_video_entity_gone(struct isp_video *video,
 			   struct media_entity *entity)
 {
 	struct isp_device *isp = video->isp;
 
-	mutex_lock(&isp->stream_lock);
+	lockdep_assert_held(&isp->stream_lock);
 	if (video->thread &&
-	    media_entity_pipeline(entity) == video_device_pipeline(&video->vdev)) {
+	    entity_in_pipeline(entity, video_device_pipeline(&video->vdev))) {
 		dev_warn(isp->dev, "%s: %s goes away, streaming stops\n",
 			 video->vdev.name, entity->name);
 		isp_video_halt(video);
 		vb2_queue_error(&video->queue);
 	}
-	mutex_unlock(&isp->stream_lock);
 }
 
 static const struct vb2_ops isp_video_queue_ops = {
@@ -789,17 +810,33 @@ static const struct v4l2_ioctl_ops isp_video_ioctl_ops = {
  * The seed semantics: an open video node powers every entity it reaches
  * over enabled links (v4l2_pipeline_pm_get), until it is closed. Under the
  * "streaming" power policy, opening powers nothing.
+ *
+ * The ISP may unbind while the node is open: its subdevices' links are
+ * disabled first, which powers them down, and the media device is
+ * unregistered under isp->pm_lock. The open and the close read
+ * isp->unregistered under that lock, so the pipeline power they take and
+ * give back is always on a registered graph.
  */
 static int isp_video_open(struct file *file)
 {
 	struct isp_video *video = video_drvdata(file);
+	struct isp_device *isp = video->isp;
 	int ret;
 
 	ret = v4l2_fh_open(file);
 	if (ret || n900_power_policy_streaming())
 		return ret;
 
-	ret = v4l2_pipeline_pm_get(&video->vdev.entity);
+	mutex_lock(&isp->pm_lock);
+	if (isp->unregistered) {
+		ret = -ENODEV;
+	} else {
+		atomic_inc(&isp->open_nodes);
+		ret = v4l2_pipeline_pm_get(&video->vdev.entity);
+		if (ret)
+			atomic_dec(&isp->open_nodes);
+	}
+	mutex_unlock(&isp->pm_lock);
 	if (ret)
 		v4l2_fh_release(file);
 	return ret;
@@ -808,15 +845,19 @@ static int isp_video_open(struct file *file)
 static int isp_video_release(struct file *file)
 {
 	struct isp_video *video = video_drvdata(file);
+	struct isp_device *isp = video->isp;
 	int ret;
 
 	ret = vb2_fop_release(file);
-	/*
-	 * Once the node is unregistered (an unbind while it was open), its
-	 * entity has left the graph and what it powered is powered down.
-	 */
-	if (!n900_power_policy_streaming() && video->vdev.entity.graph_obj.mdev)
+	if (n900_power_policy_streaming())
+		return ret;
+
+	mutex_lock(&isp->pm_lock);
+	if (!isp->unregistered) {
 		v4l2_pipeline_pm_put(&video->vdev.entity);
+		atomic_dec(&isp->open_nodes);
+	}
+	mutex_unlock(&isp->pm_lock);
 	return ret;
 }
 

@@ -6,21 +6,120 @@
  * Header-only (static inline), so the device drivers stay independent
  * modules that do not depend on the ISP module (they all use the
  * n900-power library module).
+ *
+ * Lifetime: a process may keep a subdevice node open across an unbind of
+ * its driver (or of the ISP). The subdevice, its control handler and its
+ * state must stay until the node is released, so a driver's state lives
+ * in a struct n900_subdev, freed when the last of two references goes:
+ * the driver's own, dropped by n900_subdev_unregister() at remove, and
+ * V4L2's, taken when the subdevice is registered with the ISP's
+ * v4l2_device (.registered) and dropped when V4L2 releases it (.release,
+ * after the last close of its node).
  */
 #ifndef N900_SUBDEV_H
 #define N900_SUBDEV_H
 
 #include <linux/device.h>
+#include <linux/kref.h>
 #include <linux/kstrtox.h>
 #include <linux/of.h>
 #include <linux/property.h>
 #include <media/v4l2-async.h>
+#include <media/v4l2-ctrls.h>
 #include <media/v4l2-subdev.h>
 
 #include "n900-power.h"
 
 /* the media core refuses more pads than this (mc-entity.c) */
 #define N900_MAX_PADS	511
+
+/**
+ * struct n900_subdev - a subdevice whose memory outlives its file handles
+ * @sd: the subdevice
+ * @ref: the driver's reference and V4L2's (see the top of this file)
+ * @free: frees the driver's state that embeds this structure, once the
+ *	subdevice, its control handler and its state are cleaned up
+ */
+struct n900_subdev {
+	struct v4l2_subdev sd;
+	struct kref ref;
+	void (*free)(struct n900_subdev *nsd);
+};
+
+static inline struct n900_subdev *to_n900_subdev(struct v4l2_subdev *sd)
+{
+	return container_of(sd, struct n900_subdev, sd);
+}
+
+/**
+ * n900_subdev_init() - initialise a subdevice and take the driver's
+ *	reference to it
+ * @nsd: the structure, zeroed, in memory from kzalloc() (never devm: it
+ *	may outlive the driver's binding)
+ * @dev: the device it belongs to; a reference is held until the end
+ * @ops: the subdevice operations
+ * @internal_ops: internal operations, with .registered =
+ *	n900_subdev_registered and .release = n900_subdev_release
+ * @free: frees the memory that embeds @nsd
+ *
+ * From here on, n900_subdev_put() (on a probe failure) or
+ * n900_subdev_unregister() (at remove) gives the driver's reference back.
+ */
+static inline void n900_subdev_init(struct n900_subdev *nsd, struct device *dev,
+				    const struct v4l2_subdev_ops *ops,
+				    const struct v4l2_subdev_internal_ops *internal_ops,
+				    void (*free)(struct n900_subdev *nsd))
+{
+	v4l2_subdev_init(&nsd->sd, ops);
+	nsd->sd.internal_ops = internal_ops;
+	nsd->sd.dev = get_device(dev);
+	kref_init(&nsd->ref);
+	nsd->free = free;
+}
+
+static inline void n900_subdev_free(struct kref *ref)
+{
+	struct n900_subdev *nsd = container_of(ref, struct n900_subdev, ref);
+	struct device *dev = nsd->sd.dev;
+
+	v4l2_subdev_cleanup(&nsd->sd);
+	media_entity_cleanup(&nsd->sd.entity);
+	v4l2_ctrl_handler_free(nsd->sd.ctrl_handler);
+	nsd->free(nsd);
+	put_device(dev);
+}
+
+/**
+ * n900_subdev_put() - give a reference back; the last one frees
+ * @nsd: the subdevice
+ */
+static inline void n900_subdev_put(struct n900_subdev *nsd)
+{
+	kref_put(&nsd->ref, n900_subdev_free);
+}
+
+/**
+ * n900_subdev_registered() - the .registered internal operation: V4L2
+ *	takes its reference
+ * @sd: the subdevice, just registered with a v4l2_device
+ *
+ * Return: 0.
+ */
+static inline int n900_subdev_registered(struct v4l2_subdev *sd)
+{
+	kref_get(&to_n900_subdev(sd)->ref);
+	return 0;
+}
+
+/**
+ * n900_subdev_release() - the .release internal operation: V4L2 gives
+ *	its reference back
+ * @sd: the subdevice, unregistered, its node (if any) released
+ */
+static inline void n900_subdev_release(struct v4l2_subdev *sd)
+{
+	n900_subdev_put(to_n900_subdev(sd));
+}
 
 /**
  * n900_ports_node() - the node whose "port" children are a device's pads
@@ -85,8 +184,9 @@ static inline int n900_check_ports(struct device *dev, unsigned int num_pads)
 /**
  * n900_subdev_register() - name a subdevice after its DT node and register
  *	it with v4l2-async
- * @sd: a subdevice set up with v4l2_subdev_init(), its entity function
- *	and, if it has controls, its control handler
+ * @sd: a subdevice set up with n900_subdev_init(), its entity function
+ *	and, if it has controls, its control handler; a shared
+ *	@sd->state_lock, if any, is set
  * @dev: the device it belongs to
  * @name: entity name when the DT node has no "label"
  * @num_pads: number of pads
@@ -98,8 +198,9 @@ static inline int n900_check_ports(struct device *dev, unsigned int num_pads)
  * driver uses n900_power_pm_ops and the n900_power_subdev_* operations),
  * checks its ports (n900_check_ports()), gives the subdevice a device node
  * (and events when it has controls),
- * initialises its pads and active state, and registers it. On failure
- * everything it did is undone and the error is reported with the DT node.
+ * initialises its pads and active state, and registers it. On failure the
+ * error is reported with the DT node; the caller then drops its reference
+ * (n900_subdev_put()), which frees what was set up.
  *
  * Return: 0 or a negative errno.
  */
@@ -111,7 +212,6 @@ static inline int n900_subdev_register(struct v4l2_subdev *sd,
 	const char *label;
 	int ret;
 
-	sd->dev = dev;
 	sd->fwnode = dev_fwnode(dev);
 	sd->owner = dev->driver ? dev->driver->owner : NULL;
 	/* stress topologies have thousands: more than the V4L2 minors */
@@ -136,36 +236,30 @@ static inline int n900_subdev_register(struct v4l2_subdev *sd,
 				     dev->of_node);
 
 	ret = v4l2_subdev_init_finalize(sd);
-	if (ret) {
-		dev_err_probe(dev, ret, "%pOF: cannot init state\n", dev->of_node);
-		goto err_entity;
-	}
+	if (ret)
+		return dev_err_probe(dev, ret, "%pOF: cannot init state\n",
+				     dev->of_node);
 
 	ret = sensor ? v4l2_async_register_subdev_sensor(sd) :
 		       v4l2_async_register_subdev(sd);
-	if (ret) {
-		dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
-			      dev->of_node);
-		goto err_state;
-	}
+	if (ret)
+		return dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
+				     dev->of_node);
 	return 0;
-
-err_state:
-	v4l2_subdev_cleanup(sd);
-err_entity:
-	media_entity_cleanup(&sd->entity);
-	return ret;
 }
 
 /**
- * n900_subdev_unregister() - undo n900_subdev_register()
- * @sd: the subdevice
+ * n900_subdev_unregister() - undo n900_subdev_register() at remove
+ * @nsd: the subdevice
+ *
+ * Unbinds it from the ISP (which unregisters it from V4L2 and the media
+ * graph) and drops the driver's reference: the memory goes with the last
+ * close of the subdevice's node.
  */
-static inline void n900_subdev_unregister(struct v4l2_subdev *sd)
+static inline void n900_subdev_unregister(struct n900_subdev *nsd)
 {
-	v4l2_async_unregister_subdev(sd);
-	v4l2_subdev_cleanup(sd);
-	media_entity_cleanup(&sd->entity);
+	v4l2_async_unregister_subdev(&nsd->sd);
+	n900_subdev_put(nsd);
 }
 
 #endif /* N900_SUBDEV_H */

@@ -106,9 +106,11 @@ static unsigned int log_count;
 static unsigned long log_dropped;
 static DEFINE_SPINLOCK(log_lock);
 
+/* the entity's name, or the device's once the entity may be gone */
 static const char *entity_name(const struct n900_power *pw)
 {
-	return pw->entity->name ? pw->entity->name : dev_name(pw->dev);
+	return pw->entity && pw->entity->name ? pw->entity->name :
+						 dev_name(pw->dev);
 }
 
 static __printf(3, 4) void power_event(struct n900_power *pw,
@@ -132,7 +134,7 @@ static __printf(3, 4) void power_event(struct n900_power *pw,
 	}
 	e = &log_buf[(log_first + log_count++) % N900_POWER_LOG_SIZE];
 	e->ts_ns = ktime_get_ns();
-	e->mdev = pw->entity->graph_obj.mdev;
+	e->mdev = pw->entity ? pw->entity->graph_obj.mdev : NULL;
 	strscpy(e->entity, entity_name(pw), sizeof(e->entity));
 	strscpy(e->event, event, sizeof(e->event));
 	strscpy(e->detail, detail, sizeof(e->detail));
@@ -427,10 +429,24 @@ const struct dev_pm_ops n900_power_pm_ops = {
 };
 EXPORT_SYMBOL_GPL(n900_power_pm_ops);
 
-/* Take or give back one runtime PM reference, synchronously. */
-static int n900_power_use(struct device *dev, bool on)
+/*
+ * The power record of a subdevice's device, while the driver that made
+ * the subdevice is bound: NULL after an unbind, and NULL for a stale
+ * subdevice of an earlier binding (a node kept open across an unbind and
+ * a new bind must not give back the new binding's references).
+ */
+static struct n900_power *n900_power_of_sd(struct v4l2_subdev *sd)
 {
-	struct n900_power *pw = n900_power_of(dev);
+	struct n900_power *pw = n900_power_of(sd->dev);
+
+	return pw && pw->entity == &sd->entity ? pw : NULL;
+}
+
+/* Take or give back one runtime PM reference, synchronously. */
+static int n900_power_use(struct v4l2_subdev *sd, bool on)
+{
+	struct n900_power *pw = n900_power_of_sd(sd);
+	struct device *dev = sd->dev;
 	int ret;
 
 	if (!pw)
@@ -479,7 +495,7 @@ int n900_power_subdev_s_power(struct v4l2_subdev *sd, int on)
 {
 	if (n900_power_policy_streaming())
 		return 0;
-	return n900_power_use(sd->dev, on);
+	return n900_power_use(sd, on);
 }
 EXPORT_SYMBOL_GPL(n900_power_subdev_s_power);
 
@@ -498,7 +514,7 @@ int n900_power_subdev_s_stream(struct v4l2_subdev *sd, int enable)
 {
 	if (!n900_power_policy_streaming())
 		return 0;
-	return n900_power_use(sd->dev, enable);
+	return n900_power_use(sd, enable);
 }
 EXPORT_SYMBOL_GPL(n900_power_subdev_s_stream);
 
@@ -513,7 +529,7 @@ EXPORT_SYMBOL_GPL(n900_power_subdev_s_stream);
  */
 int n900_power_subdev_open(struct v4l2_subdev *sd, struct v4l2_subdev_fh *fh)
 {
-	return n900_power_use(sd->dev, true);
+	return n900_power_use(sd, true);
 }
 EXPORT_SYMBOL_GPL(n900_power_subdev_open);
 
@@ -526,7 +542,7 @@ EXPORT_SYMBOL_GPL(n900_power_subdev_open);
  */
 int n900_power_subdev_close(struct v4l2_subdev *sd, struct v4l2_subdev_fh *fh)
 {
-	n900_power_use(sd->dev, false);
+	n900_power_use(sd, false);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(n900_power_subdev_close);
@@ -614,6 +630,12 @@ static void n900_power_teardown(void *data)
 {
 	struct n900_power *pw = data;
 
+	/*
+	 * The driver's remove() has run: its entity may be freed already (it
+	 * lives until the last close of its node), so the records name the
+	 * device from now on.
+	 */
+	pw->entity = NULL;
 	/* devm_pm_runtime_enable()'s action has disabled runtime PM */
 	if (pw->powered) {
 		power_off(pw);

@@ -61,7 +61,7 @@ struct sensor_model {
 
 /**
  * struct sensor - one sensor instance
- * @sd: the subdevice
+ * @subdev: the subdevice and its lifetime (n900-subdev.h)
  * @pad: its source pad
  * @model: the sensor model
  * @ctrls: exposure, analogue gain, test pattern, pixel rate, link
@@ -70,7 +70,7 @@ struct sensor_model {
  * @vblank: vertical blanking, which sets the frame interval
  */
 struct sensor {
-	struct v4l2_subdev sd;
+	struct n900_subdev subdev;
 	struct media_pad pad;
 	const struct sensor_model *model;
 	struct v4l2_ctrl_handler ctrls;
@@ -80,7 +80,7 @@ struct sensor {
 
 static inline struct sensor *to_sensor(struct v4l2_subdev *sd)
 {
-	return container_of(sd, struct sensor, sd);
+	return container_of(sd, struct sensor, subdev.sd);
 }
 
 /*
@@ -206,7 +206,6 @@ static int sensor_init_controls(struct sensor *sensor)
 	link_freq->flags |= V4L2_CTRL_FLAG_READ_ONLY;
 	sensor->hblank->flags |= V4L2_CTRL_FLAG_READ_ONLY;
 	sensor_update_blanking(sensor, &model->modes[0]);
-	sensor->sd.ctrl_handler = hdl;
 	return 0;
 }
 
@@ -313,11 +312,18 @@ static const struct v4l2_subdev_ops sensor_subdev_ops = {
 
 static const struct v4l2_subdev_internal_ops sensor_internal_ops = {
 	.init_state = sensor_init_state,
+	.registered = n900_subdev_registered,
+	.release = n900_subdev_release,
 };
 
 /* -----------------------------------------------------------------------------
  * Initialization and Cleanup
  */
+
+static void sensor_free(struct n900_subdev *nsd)
+{
+	kfree(container_of(nsd, struct sensor, subdev));
+}
 
 static int sensor_probe(struct platform_device *pdev)
 {
@@ -326,31 +332,33 @@ static int sensor_probe(struct platform_device *pdev)
 	struct v4l2_subdev *sd;
 	int ret;
 
-	sensor = devm_kzalloc(dev, sizeof(*sensor), GFP_KERNEL);
+	/* not devm: an open subdevice node keeps it (n900-subdev.h) */
+	sensor = kzalloc(sizeof(*sensor), GFP_KERNEL);
 	if (!sensor)
 		return -ENOMEM;
 	sensor->model = device_get_match_data(dev);
 
-	sd = &sensor->sd;
-	v4l2_subdev_init(sd, &sensor_subdev_ops);
-	sd->internal_ops = &sensor_internal_ops;
+	n900_subdev_init(&sensor->subdev, dev, &sensor_subdev_ops,
+			 &sensor_internal_ops, sensor_free);
+	sd = &sensor->subdev.sd;
 	ret = sensor_init_controls(sensor);
+	sd->ctrl_handler = &sensor->ctrls;
 	if (ret) {
 		dev_err_probe(dev, ret, "%pOF: cannot create controls\n",
 			      dev->of_node);
-		goto err_ctrls;
+		goto err_put;
 	}
 	sd->entity.function = MEDIA_ENT_F_CAM_SENSOR;
 	sensor->pad.flags = MEDIA_PAD_FL_SOURCE;
 	ret = n900_subdev_register(sd, dev, sensor->model->name, 1,
 				   &sensor->pad, true);
 	if (ret)
-		goto err_ctrls;
+		goto err_put;
 	platform_set_drvdata(pdev, sensor);
 	return 0;
 
-err_ctrls:
-	v4l2_ctrl_handler_free(&sensor->ctrls);
+err_put:
+	n900_subdev_put(&sensor->subdev);
 	return ret;
 }
 
@@ -358,8 +366,7 @@ static void sensor_remove(struct platform_device *pdev)
 {
 	struct sensor *sensor = platform_get_drvdata(pdev);
 
-	n900_subdev_unregister(&sensor->sd);
-	v4l2_ctrl_handler_free(&sensor->ctrls);
+	n900_subdev_unregister(&sensor->subdev);
 }
 
 static const struct of_device_id sensor_of_match[] = {

@@ -4,7 +4,8 @@
  *
  * The N900 wires both cameras to the single CCP2 receiver through a GPIO
  * controlled switch. It is a subdevice with two sink pads (one per camera)
- * and one source pad; only one input can be enabled at a time.
+ * and one source pad; only one input can be enabled at a time, and the
+ * source pad carries the format of that input.
  */
 
 #include <linux/mod_devicetable.h>
@@ -25,13 +26,21 @@ enum {
 
 /**
  * struct vbs - the switch
- * @sd: the subdevice
+ * @subdev: the subdevice and its lifetime (n900-subdev.h)
  * @pads: its pads
+ * @input: the sink pad whose link is enabled, or -1 when none is. Written
+ *	by link_setup under the graph mutex and the active state's lock.
  */
 struct vbs {
-	struct v4l2_subdev sd;
+	struct n900_subdev subdev;
 	struct media_pad pads[VBS_PADS_NUM];
+	int input;
 };
+
+static inline struct vbs *to_vbs(struct v4l2_subdev *sd)
+{
+	return container_of(sd, struct vbs, subdev.sd);
+}
 
 /* -----------------------------------------------------------------------------
  * Pad Ops
@@ -47,12 +56,15 @@ static int vbs_enum_mbus_code(struct v4l2_subdev *sd,
 	return 0;
 }
 
-/* The switch does not touch the data: the source mirrors the sinks. */
+/*
+ * The switch does not touch the data: the source carries the format of the
+ * enabled input. A format set on the other input stays on its sink pad, so
+ * that link validation sees the frames that really reach the CCP2.
+ */
 static int vbs_set_fmt(struct v4l2_subdev *sd, struct v4l2_subdev_state *state,
 		       struct v4l2_subdev_format *format)
 {
-	struct v4l2_mbus_framefmt *fmt;
-	unsigned int pad;
+	int input = READ_ONCE(to_vbs(sd)->input);
 
 	if (format->pad == VBS_PAD_SOURCE)
 		return v4l2_subdev_get_fmt(sd, state, format);
@@ -66,12 +78,10 @@ static int vbs_set_fmt(struct v4l2_subdev *sd, struct v4l2_subdev_state *state,
 	format->format.quantization = V4L2_QUANTIZATION_DEFAULT;
 	format->format.xfer_func = V4L2_XFER_FUNC_DEFAULT;
 	format->format.flags = 0;
-	for (pad = 0; pad < VBS_PADS_NUM; pad++) {
-		if (pad != format->pad && pad != VBS_PAD_SOURCE)
-			continue;
-		fmt = v4l2_subdev_state_get_format(state, pad);
-		*fmt = format->format;
-	}
+	*v4l2_subdev_state_get_format(state, format->pad) = format->format;
+	if (input >= 0 && format->pad == (unsigned int)input)
+		*v4l2_subdev_state_get_format(state, VBS_PAD_SOURCE) =
+			format->format;
 	return 0;
 }
 
@@ -84,6 +94,8 @@ static int vbs_init_state(struct v4l2_subdev *sd,
 
 	for (format.pad = 0; format.pad < VBS_PAD_SOURCE; format.pad++)
 		vbs_set_fmt(sd, state, &format);
+	*v4l2_subdev_state_get_format(state, VBS_PAD_SOURCE) =
+		*v4l2_subdev_state_get_format(state, VBS_PAD_SINK_A);
 	return 0;
 }
 
@@ -114,29 +126,50 @@ static const struct v4l2_subdev_ops vbs_subdev_ops = {
 
 static const struct v4l2_subdev_internal_ops vbs_internal_ops = {
 	.init_state = vbs_init_state,
+	.registered = n900_subdev_registered,
+	.release = n900_subdev_release,
 };
 
 /* -----------------------------------------------------------------------------
  * Entity Ops
  */
 
-/* One camera at a time: enabling an input while another is on is -EBUSY. */
+/*
+ * One camera at a time: enabling an input while another is on is -EBUSY.
+ * The enabled input's format becomes the source pad's (ACTIVE state).
+ * Called with the graph mutex held.
+ */
 static int vbs_link_setup(struct media_entity *entity,
 			  const struct media_pad *local,
 			  const struct media_pad *remote, u32 flags)
 {
+	struct v4l2_subdev *sd = media_entity_to_v4l2_subdev(entity);
+	struct v4l2_subdev_state *state;
+	struct vbs *vbs = to_vbs(sd);
 	struct media_link *link;
 
-	if (!(local->flags & MEDIA_PAD_FL_SINK) ||
-	    !(flags & MEDIA_LNK_FL_ENABLED))
+	if (!(local->flags & MEDIA_PAD_FL_SINK))
 		return 0;
 
-	for_each_media_entity_data_link(entity, link) {
-		if (link->sink->entity != entity || link->source == remote)
-			continue;
-		if (link->flags & MEDIA_LNK_FL_ENABLED)
-			return -EBUSY;
+	if (flags & MEDIA_LNK_FL_ENABLED) {
+		for_each_media_entity_data_link(entity, link) {
+			if (link->sink->entity != entity ||
+			    link->source == remote)
+				continue;
+			if (link->flags & MEDIA_LNK_FL_ENABLED)
+				return -EBUSY;
+		}
 	}
+
+	state = v4l2_subdev_lock_and_get_active_state(sd);
+	if (flags & MEDIA_LNK_FL_ENABLED) {
+		WRITE_ONCE(vbs->input, local->index);
+		*v4l2_subdev_state_get_format(state, VBS_PAD_SOURCE) =
+			*v4l2_subdev_state_get_format(state, local->index);
+	} else if (vbs->input == local->index) {
+		WRITE_ONCE(vbs->input, -1);
+	}
+	v4l2_subdev_unlock_state(state);
 	return 0;
 }
 
@@ -149,27 +182,38 @@ static const struct media_entity_operations vbs_entity_ops = {
  * Initialization and Cleanup
  */
 
+static void vbs_free(struct n900_subdev *nsd)
+{
+	kfree(container_of(nsd, struct vbs, subdev));
+}
+
 static int vbs_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
+	struct v4l2_subdev *sd;
 	struct vbs *vbs;
 	int ret;
 
-	vbs = devm_kzalloc(dev, sizeof(*vbs), GFP_KERNEL);
+	/* not devm: an open subdevice node keeps it (n900-subdev.h) */
+	vbs = kzalloc(sizeof(*vbs), GFP_KERNEL);
 	if (!vbs)
 		return -ENOMEM;
 
-	v4l2_subdev_init(&vbs->sd, &vbs_subdev_ops);
-	vbs->sd.internal_ops = &vbs_internal_ops;
-	vbs->sd.entity.function = MEDIA_ENT_F_VID_MUX;
-	vbs->sd.entity.ops = &vbs_entity_ops;
+	n900_subdev_init(&vbs->subdev, dev, &vbs_subdev_ops, &vbs_internal_ops,
+			 vbs_free);
+	sd = &vbs->subdev.sd;
+	vbs->input = -1;	/* the links come at bind, through link_setup */
+	sd->entity.function = MEDIA_ENT_F_VID_MUX;
+	sd->entity.ops = &vbs_entity_ops;
 	vbs->pads[VBS_PAD_SINK_A].flags = MEDIA_PAD_FL_SINK;
 	vbs->pads[VBS_PAD_SINK_B].flags = MEDIA_PAD_FL_SINK;
 	vbs->pads[VBS_PAD_SOURCE].flags = MEDIA_PAD_FL_SOURCE;
-	ret = n900_subdev_register(&vbs->sd, dev, "video-bus-switch",
-				   VBS_PADS_NUM, vbs->pads, false);
-	if (ret)
+	ret = n900_subdev_register(sd, dev, "video-bus-switch", VBS_PADS_NUM,
+				   vbs->pads, false);
+	if (ret) {
+		n900_subdev_put(&vbs->subdev);
 		return ret;
+	}
 	platform_set_drvdata(pdev, vbs);
 	return 0;
 }
@@ -178,7 +222,7 @@ static void vbs_remove(struct platform_device *pdev)
 {
 	struct vbs *vbs = platform_get_drvdata(pdev);
 
-	n900_subdev_unregister(&vbs->sd);
+	n900_subdev_unregister(&vbs->subdev);
 }
 
 static const struct of_device_id vbs_of_match[] = {
