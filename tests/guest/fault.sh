@@ -36,28 +36,6 @@ isp_media() {
 }
 # "ENTITIES PADS LINKS INTERFACES" of media device $1 (one G_TOPOLOGY call)
 graph() { "$T/mc-count" "$1" 2>&1; }
-# the names of the powered subdevices (runtime PM active)
-powered() {
-	for s in /sys/class/video4linux/v4l-subdev*; do
-		[ "$(cat "$s/device/power/runtime_status")" = active ] && cat "$s/name"
-	done | tr '\n' ','
-}
-# regulators on, clocks enabled, reset lines released: "" when all off
-power_left() {
-	for r in /sys/class/regulator/*; do
-		[ "$(cat "$r/state" 2>/dev/null)" = enabled ] &&
-			printf 'regulator %s on, ' "$(cat "$r/name")"
-	done
-	for c in cam_xclka cam_xclkb cam_mclk; do
-		e=$(cat /sys/kernel/debug/clk/$c/clk_enable_count)
-		[ "$e" = 0 ] || printf 'clock %s enabled %s, ' $c "$e"
-	done
-	# reset-gpios are active low: "out lo" is asserted
-	grep -E 'gpio-[0-9]+ \(.*reset' /sys/kernel/debug/gpio | grep -v 'out lo' |
-		sed 's/$/, /' | tr -d '\n'
-	p=$(powered)
-	[ -z "$p" ] || printf 'powered: %s' "$p"
-}
 
 ISP=$(pdev n900emu,omap3-isp)
 DRV=/sys/bus/platform/drivers/n900-isp
@@ -108,12 +86,12 @@ fault() {
 	case $err in *"Input/output error"*) ;; *) ok=0 ;; esac
 	hits=$(sed -n 's/^hits //p' $FAIL)
 	[ "$hits" -ge 1 ] || ok=0
-	left=$(power_left)
+	left=$(n900_power_left)
 	[ -z "$left" ] || ok=0
 	echo none >$FAIL
 	"$T/capture" "$dev" 3 /dev/null >/tmp/fault-again.log 2>&1 || ok=0
 	again=$(grep -c '^frame' /tmp/fault-again.log)
-	left2=$(power_left)
+	left2=$(n900_power_left)
 	[ -z "$left2" ] || ok=0
 	n900_result $ok "$3" "$1 fault at \"$2\": ${err#capture: }, $hits power-up(s) failed" \
 		"left on after the failure: ${left:-nothing}; after a clean capture: ${left2:-nothing}" \

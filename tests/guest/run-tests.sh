@@ -11,6 +11,7 @@ echo "N900-TESTS-BEGIN $(date +%s)"
 # suite: run one suite, with its guest uptime on a diagnostic line. A suite
 # that cannot be run at all (exit status 126 or 127) is a failed test.
 suite() {
+	case " ${only:-${1##*/}} " in *" ${1##*/} "*) ;; *) return 0 ;; esac
 	echo "# suite $1 starts at $(cut -d' ' -f1 /proc/uptime) s"
 	"$@"
 	rc=$?
@@ -23,12 +24,17 @@ suite() {
 # ./build.sh test boots the guest twice in parallel (two host cores), each
 # boot running one shard of the suites; n900.shard= on the kernel command
 # line picks it. Without it, everything runs.
-shard=all
+# n900.suites=NAME,NAME (e.g. lifetime.sh) runs only those suites of the
+# shard: one-suite runs while working on a part.
+shard=all only=
 read -r cmdline </proc/cmdline
 for arg in $cmdline; do
-	case $arg in n900.shard=*) shard=${arg#n900.shard=} ;; esac
+	case $arg in
+	n900.shard=*) shard=${arg#n900.shard=} ;;
+	n900.suites=*) only=$(echo "${arg#n900.suites=}" | tr , ' ') ;;
+	esac
 done
-echo "# shard $shard"
+echo "# shard $shard${only:+, only: $only}"
 
 if [ "$shard" = all ] || [ "$shard" = 1 ]; then
 	suite "$T/mc-seed-abi" /dev/media0 /etc/n900/topology.expected
@@ -57,15 +63,26 @@ if [ "$shard" = all ] || [ "$shard" = 2 ]; then
 	suite "$T/ioctl-fuzz.sh" 20261203
 fi
 
-# a generated stress topology (./build.sh test boots chain-64 for it)
+# a generated stress topology (./build.sh test boots chain-64 and mesh-256
+# for it); on the chain, then 60 s of its blocks and its ISP unbound and
+# bound while processes open, use and close its nodes
 if [ "$shard" = stress ]; then
 	suite "$T/stress.sh"
+	# the chain only: the lifetime stress test's second topology
+	case $(media-ctl -p | sed -n 's/^model *//p') in
+	*chain-*) suite "$T/lifetime-stress" 60 20261204 ;;
+	esac
 fi
-# faults: malformed device trees, rebinding, module reloads, power-up
-# failures (./build.sh test boots a third N900 guest for them)
+# faults: malformed device trees, devices unbound and bound with their
+# nodes open or streaming (lifetime.sh: its tests that oops on faulty code
+# come last), rebinding, module reloads, power-up failures, and last 60 s
+# of random unbinds and binds racing processes that use every kind of node
+# (./build.sh test boots a third N900 guest for them)
 if [ "$shard" = all ] || [ "$shard" = faults ]; then
 	suite "$T/dt-malformed.sh"
+	suite "$T/lifetime.sh"
 	suite "$T/fault.sh"
+	suite "$T/lifetime-stress" 60 20261204
 fi
 
 # kmemleak: force a scan now, so a leak is reported before poweroff.
