@@ -288,7 +288,7 @@ struct media_entity *isp_find_entity(struct isp_device *isp,
 				     struct fwnode_handle *fwnode);
 int isp_create_links(struct isp_device *isp, struct media_entity *entity,
 		     struct fwnode_handle *fwnode);
-void isp_disable_links(struct isp_device *isp, struct media_entity *entity);
+void isp_unlink_entity(struct isp_device *isp, struct media_entity *entity);
 int isp_link_notify(struct media_link *link, u32 flags,
 		    unsigned int notification);
 bool isp_enabled_path(struct media_entity *from, struct media_entity *to);

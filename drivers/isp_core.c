@@ -106,10 +106,10 @@ static int isp_subdev_complete(struct v4l2_async_notifier *notifier)
  * A subdevice goes away (its driver unbinds, or the ISP's does): the
  * streams through it stop before its entity is unregistered, so that no
  * frame thread reads it and no started pipeline holds its pads; then its
- * links are disabled, which powers down what they joined to an open node.
- * Both under the stream lock, so that no STREAMON can start a pipeline
- * through the entity in between: once its links are disabled, no path
- * reaches it.
+ * links are disabled, which powers down what they joined to an open node,
+ * and removed. Both under the stream lock, so that no STREAMON can start a
+ * pipeline through the entity in between: once its links are gone, no
+ * path reaches it.
  */
 static void isp_subdev_unbind(struct v4l2_async_notifier *notifier,
 			      struct v4l2_subdev *sd,
@@ -121,7 +121,7 @@ static void isp_subdev_unbind(struct v4l2_async_notifier *notifier,
 	mutex_lock(&isp->stream_lock);
 	for (i = 0; i < isp->num_videos; i++)
 		isp_video_entity_gone(&isp->videos[i], &sd->entity);
-	isp_disable_links(isp, &sd->entity);
+	isp_unlink_entity(isp, &sd->entity);
 	mutex_unlock(&isp->stream_lock);
 }
 

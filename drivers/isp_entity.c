@@ -754,6 +754,26 @@ put_rep:
 	return ret;
 }
 
+/* isp_unlink_entity(), with the graph mutex held */
+static void unlink_entity(struct media_entity *entity)
+{
+	struct media_link *link;
+
+	for_each_media_entity_data_link(entity, link) {
+		if (!(link->flags & MEDIA_LNK_FL_ENABLED))
+			continue;
+		link->flags &= ~(MEDIA_LNK_FL_ENABLED | MEDIA_LNK_FL_IMMUTABLE);
+		link->reverse->flags = link->flags;
+		media_entity_call(link->source->entity, link_setup,
+				  link->source, link->sink, link->flags);
+		media_entity_call(link->sink->entity, link_setup,
+				  link->sink, link->source, link->flags);
+		isp_link_notify(link, link->flags,
+				MEDIA_DEV_NOTIFY_POST_LINK_CH);
+	}
+	__media_entity_remove_links(entity);
+}
+
 /**
  * isp_create_links() - create the links of one entity from the OF graph
  * @isp: the ISP device
@@ -781,6 +801,8 @@ int isp_create_links(struct isp_device *isp, struct media_entity *entity,
 		ret = create_endpoint_link(isp, entity, ep);
 		if (ret) {
 			fwnode_handle_put(ep);
+			/* the bind fails: undo the links made, and their power */
+			unlink_entity(entity);
 			break;
 		}
 	}
@@ -789,34 +811,24 @@ int isp_create_links(struct isp_device *isp, struct media_entity *entity,
 }
 
 /**
- * isp_disable_links() - disable the links of an entity that goes away
+ * isp_unlink_entity() - remove the links of an entity that goes away
  * @isp: the ISP device
  * @entity: an entity about to be unregistered, no longer streaming
  *
- * Unregistering an entity removes its links without telling anyone.
- * Disable its enabled data links first, as SETUP_LINK would: the entity at
- * the other end hears it (link_setup: the bus switch forgets its input),
- * and link_notify powers down what the link joined to an open video node,
- * the departing entity included, so that no use count is left behind.
- * Immutable links too: they go with the entity.
+ * Unregistering an entity removes its links without telling anyone, and
+ * not at once: until then, SETUP_LINK could enable them again and a
+ * STREAMON reach the entity through them. So, in one hold of the graph
+ * mutex, disable its enabled data links as SETUP_LINK would (the entity at
+ * the other end hears it through link_setup, and the bus switch forgets
+ * its input; link_notify powers down what the link joined to an open video
+ * node, the departing entity included, so that no use count is left
+ * behind), immutable ones too, then remove every link of the entity: no
+ * path leads to it any more.
  */
-void isp_disable_links(struct isp_device *isp, struct media_entity *entity)
+void isp_unlink_entity(struct isp_device *isp, struct media_entity *entity)
 {
-	struct media_link *link;
-
 	mutex_lock(&isp->mdev.graph_mutex);
-	for_each_media_entity_data_link(entity, link) {
-		if (!(link->flags & MEDIA_LNK_FL_ENABLED))
-			continue;
-		link->flags &= ~(MEDIA_LNK_FL_ENABLED | MEDIA_LNK_FL_IMMUTABLE);
-		link->reverse->flags = link->flags;
-		media_entity_call(link->source->entity, link_setup,
-				  link->source, link->sink, link->flags);
-		media_entity_call(link->sink->entity, link_setup,
-				  link->sink, link->source, link->flags);
-		isp_link_notify(link, link->flags,
-				MEDIA_DEV_NOTIFY_POST_LINK_CH);
-	}
+	unlink_entity(entity);
 	mutex_unlock(&isp->mdev.graph_mutex);
 }
 

@@ -38,6 +38,7 @@
 #include "isp.h"
 #include "isp_pixel.h"
 #include "n900-isp-controls.h"
+#include "n900-isp-stats.h"
 
 /*
  * Each pass over the lines of a frame is split in ISP_FRAME_PARTS parts,
@@ -67,7 +68,7 @@ MODULE_PARM_DESC(parallel, "split each processing pass over two CPUs (default: o
  * @width: width of the frames at the source (sensor or memory input)
  * @height: their height
  * @crop: the CCDC output formatter crop (memory output of the CCDC)
- * @raw8: the CCDC writes 8-bit samples to memory
+ * @raw8: raw samples go to memory as 8 bits (the node's format), not 16
  * @rsz_crop: the resizer input crop
  * @uyvy: YUV output is UYVY rather than YUYV
  * @scene: the sensor's scene and its per-frame tables
@@ -245,16 +246,31 @@ static bool rect_inside(const struct v4l2_rect *r, unsigned int width,
 	       r->height <= height && r->top <= height - r->height;
 }
 
+/* the size of the statistics buffer that a statistics engine fills */
+static size_t stat_size(const struct isp_block *stat)
+{
+	if (stat->type == &isp_h3a_aewb_type)
+		return sizeof(struct n900_isp_aewb);
+	if (stat->type == &isp_h3a_af_type)
+		return sizeof(struct n900_isp_af);
+	return sizeof(struct n900_isp_hist);
+}
+
 /*
  * Every buffer of a frame is sized from the source's frame (the sensor's,
  * or the input node's sink pad): the raw frame, the preview's YUV frame
  * and the lines. The crop rectangles come from the blocks' own pads, which
  * link validation compares link by link only: check them against the frame
  * they cut, so that no pass reads or writes outside its buffer, whatever
- * the pads say. The capture buffer's own bounds are the node's format.
+ * the pads say. What is written to the capture buffer is bounded by the
+ * node's own format (its width, height and bytes per line): the resizer's
+ * YUV lines and the statistics need room for what they write.
  */
 static int isp_frame_check(struct isp_video *video, struct isp_frame *f)
 {
+	const struct v4l2_pix_format *pix = &video->format;
+	struct device *dev = video->isp->dev;
+	const char *name = video->vdev.name;
 	const struct v4l2_rect *r = &f->crop;
 	const char *what = "CCDC";
 
@@ -262,13 +278,31 @@ static int isp_frame_check(struct isp_video *video, struct isp_frame *f)
 		r = &f->rsz_crop;
 		what = "resizer";
 		if (!f->resizer || rect_inside(r, f->width, f->height))
-			return 0;
+			r = NULL;
 	}
-	dev_err_ratelimited(video->isp->dev,
-			    "%s: the %s crop (%d,%d)/%ux%u is outside the %ux%u frame of the path: the pads' formats disagree\n",
-			    video->vdev.name, what, r->left, r->top, r->width,
-			    r->height, f->width, f->height);
-	return -EPIPE;
+	if (r) {
+		dev_err_ratelimited(dev, "%s: the %s crop (%d,%d)/%ux%u is outside the %ux%u frame of the path: the pads' formats disagree\n",
+				    name, what, r->left, r->top, r->width,
+				    r->height, f->width, f->height);
+		return -EPIPE;
+	}
+	if (f->resizer && (size_t)f->rsz.out_w * 2 > pix->bytesperline) {
+		dev_err_ratelimited(dev, "%s: %u bytes per line, too few for the resizer's %u YUV pixels\n",
+				    name, pix->bytesperline, f->rsz.out_w);
+		return -EPIPE;
+	}
+	if (video->meta && !f->stat) {
+		dev_err_ratelimited(dev, "%s: no statistics engine on the path\n",
+				    name);
+		return -EPIPE;
+	}
+	if (f->stat && stat_size(f->stat) > pix->sizeimage) {
+		dev_err_ratelimited(dev, "%s: %u-byte buffers, too small for the %zu bytes of %s\n",
+				    name, pix->sizeimage, stat_size(f->stat),
+				    f->stat->subdev.sd.name);
+		return -EPIPE;
+	}
+	return 0;
 }
 
 /**
@@ -314,11 +348,10 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
 	f->width = clamp_t(u32, fmt.width & ~1U, 2, PIX_MAX_WIDTH);
 	f->height = clamp_t(u32, fmt.height, 2, PIX_MAX_WIDTH);
 	f->crop = (struct v4l2_rect){ 0, 0, f->width, f->height };
-	if (f->ccdc) {
-		get_format(&f->ccdc->subdev.sd, f->ccdc_pad, &fmt);
-		f->raw8 = fmt.code == MEDIA_BUS_FMT_SGRBG8_1X8;
+	/* the node's format is the size of what is written to its buffers */
+	f->raw8 = video->format.pixelformat == V4L2_PIX_FMT_SGRBG8;
+	if (f->ccdc)
 		isp_block_source_rect(f->ccdc, f->ccdc_pad, &f->crop);
-	}
 	f->uyvy = video->format.pixelformat == V4L2_PIX_FMT_UYVY;
 	if (f->resizer) {
 		isp_block_source_rect(f->resizer, f->resizer_pad, &f->rsz_crop);
@@ -694,7 +727,7 @@ void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
 		isp_frame_pass(f, ISP_STAGE_RESIZER, rsz_lines);
 		isp_frame_stage(st, ISP_STAGE_RESIZER, t,
 				(u64)f->rsz.out_w * f->rsz.out_h);
-	} else if (f->width <= pix->width) {
+	} else if ((size_t)f->width * 2 <= pix->bytesperline) {
 		isp_frame_pass(f, ISP_STAGE_PREVIEW, min(f->height, pix->height));
 		isp_frame_stage(st, ISP_STAGE_PREVIEW, t, pixels);
 	}

@@ -430,6 +430,14 @@ const struct dev_pm_ops n900_power_pm_ops = {
 EXPORT_SYMBOL_GPL(n900_power_pm_ops);
 
 /*
+ * A subdevice's node may be closed (the lens's and the flash's give their
+ * power back then) while its driver unbinds, which frees the power record
+ * (devres): the record is looked up and used, and torn down, under this
+ * lock.
+ */
+static DEFINE_MUTEX(use_lock);
+
+/*
  * The power record of a subdevice's device, while the driver that made
  * the subdevice is bound: NULL after an unbind, and NULL for a stale
  * subdevice of an earlier binding (a node kept open across an unbind and
@@ -439,19 +447,20 @@ static struct n900_power *n900_power_of_sd(struct v4l2_subdev *sd)
 {
 	struct n900_power *pw = n900_power_of(sd->dev);
 
+	lockdep_assert_held(&use_lock);
 	return pw && pw->entity == &sd->entity ? pw : NULL;
 }
 
 /* Take or give back one runtime PM reference, synchronously. */
 static int n900_power_use(struct v4l2_subdev *sd, bool on)
 {
-	struct n900_power *pw = n900_power_of_sd(sd);
 	struct device *dev = sd->dev;
-	int ret;
+	struct n900_power *pw;
+	int ret = 0;
 
-	if (!pw)
-		return 0;
-	if (on) {
+	mutex_lock(&use_lock);
+	pw = n900_power_of_sd(sd);
+	if (pw && on) {
 		atomic_inc(&pw->refs);
 		ret = pm_runtime_resume_and_get(dev);
 		if (ret) {
@@ -459,11 +468,11 @@ static int n900_power_use(struct v4l2_subdev *sd, bool on)
 			/* the sequence undid itself; clear the runtime error */
 			pm_runtime_set_suspended(dev);
 		}
-		return ret;
-	}
-	if (atomic_dec_if_positive(&pw->refs) >= 0)
+	} else if (pw && atomic_dec_if_positive(&pw->refs) >= 0) {
 		pm_runtime_put_sync(dev);
-	return 0;
+	}
+	mutex_unlock(&use_lock);
+	return ret;
 }
 
 /**
@@ -630,10 +639,11 @@ static void n900_power_teardown(void *data)
 {
 	struct n900_power *pw = data;
 
+	mutex_lock(&use_lock);
 	/*
 	 * The driver's remove() has run: its entity may be freed already (it
 	 * lives until the last close of its node), so the records name the
-	 * device from now on.
+	 * device from now on, and no subdevice finds this record any more.
 	 */
 	pw->entity = NULL;
 	/* devm_pm_runtime_enable()'s action has disabled runtime PM */
@@ -643,6 +653,7 @@ static void n900_power_teardown(void *data)
 	}
 	while (atomic_dec_if_positive(&pw->refs) >= 0)
 		pm_runtime_put_noidle(pw->dev);
+	mutex_unlock(&use_lock);
 }
 
 /**
