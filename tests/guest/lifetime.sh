@@ -8,6 +8,9 @@
 #    control events subscribed for the lens and the flash) while its device
 #    is unbound; an ioctl on the stale fd fails with ENODEV, the close is
 #    clean, and the entity comes back on rebind (item 1);
+#  - subdev_node_back_while_old_open: the lens's node held open while its
+#    sensor is rebound twice: the lens gets a new node each time and every
+#    registration is released (its module's count comes back);
 #  - power_across_sensor_rebind, power_across_isp_unbind: the resizer
 #    output held open across a sensor rebind or an ISP unbind: once it is
 #    closed nothing is left powered, and every bound N900 device is
@@ -211,6 +214,53 @@ t_subdev_fd_outlives_unbind_flash() {
 }
 t_subdev_fd_outlives_unbind_switch() {
 	hold_across_unbind switch n900emu,video-bus-switch n900-video-bus-switch video-bus-switch
+}
+t_subdev_node_back_while_old_open() {
+	# the lens's node held open while its sensor (whose notifier binds
+	# the lens) is unbound and bound twice: the lens must get a new node
+	# each time, and every registration must be released (the module
+	# count comes back, kmemleak finds nothing)
+	n900_dmesg_mark
+	ok=1 bad="" new="" ctrls=""
+	d=$(pdev n900emu,et8ek8)
+	node=$(media-ctl -e 'ad5820 3-000c')
+	refs0=$(cat /sys/module/n900_ad5820/refcnt)
+	rm -f $FIFO $OUT
+	mkfifo $FIFO
+	exec 5<>$FIFO
+	"$T/fd-hold" "$node" none <$FIFO >$OUT 2>&1 &
+	pid=$!
+	i=0
+	while ! grep -q '^ready' $OUT && kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -q '^ready' $OUT || { ok=0 bad="fd-hold $node: $(tail -n 1 $OUT)"; }
+	for round in 1 2; do
+		sysfs_write "$d" $D/n900-sensor/unbind || { ok=0 bad="${bad:+$bad; }unbind $round of $d failed"; }
+		sysfs_write "$d" $D/n900-sensor/bind || { ok=0 bad="${bad:+$bad; }bind $round of $d failed"; }
+		wait_graph 100 || { ok=0 bad="${bad:+$bad; }graph \"$(graph)\" after bind $round, not \"$WANT\""; }
+		new=$(media-ctl -e 'ad5820 3-000c' 2>/dev/null)
+		if [ -c "$new" ] && v4l2-ctl -d "$new" --list-ctrls 2>/dev/null | grep -q focus_absolute; then
+			ctrls="$ctrls $new"
+		else
+			ok=0 bad="${bad:+$bad; }no usable lens node after bind $round (\"$new\")"
+		fi
+	done
+	echo go >&5
+	exec 5>&-
+	if ! gone $pid 100; then
+		kill -9 $pid 2>/dev/null
+		ok=0 bad="${bad:+$bad; }fd-hold did not end"
+	fi
+	grep -q '^closed' $OUT || ok=0
+	refs1=$(cat /sys/module/n900_ad5820/refcnt)
+	[ "$refs1" = "$refs0" ] || ok=0
+	no_splat || ok=0
+	rm -f $FIFO
+	n900_result $ok subdev_node_back_while_old_open \
+		"ad5820 3-000c: $node held open while $d was unbound and bound twice; the lens's node after each bind:${ctrls:- none}" \
+		"n900_ad5820 module references: $refs0 before, $refs1 after the close" "$bad"
 }
 t_power_across_sensor_rebind() {
 	# item 5: pipeline power across a sensor rebind with the resizer output open
@@ -416,7 +466,7 @@ t_frame_sizes_checked() {
 		"et8ek8 648x492 -> switch:0; switch:1 (disabled), CCP2, CCDC at 2592x1968; switch:2 reads$sw" \
 		"${err:+setup: $err}" "2592x1968 BA10 from $out: $what" "$bad"
 }
-TESTS="subdev_fd_outlives_unbind.ccdc subdev_fd_outlives_unbind.sensor subdev_fd_outlives_unbind.lens subdev_fd_outlives_unbind.flash subdev_fd_outlives_unbind.switch power_across_sensor_rebind power_across_isp_unbind switch_one_input_after_rebind stream_before_camera_binds isp_unbind_standalone_stream frame_odd_width_checked frame_sizes_checked no_leak"
+TESTS="subdev_fd_outlives_unbind.ccdc subdev_fd_outlives_unbind.sensor subdev_fd_outlives_unbind.lens subdev_fd_outlives_unbind.flash subdev_fd_outlives_unbind.switch subdev_node_back_while_old_open power_across_sensor_rebind power_across_isp_unbind switch_one_input_after_rebind stream_before_camera_binds isp_unbind_standalone_stream frame_odd_width_checked frame_sizes_checked no_leak"
 
 want=$*
 if [ -z "$want" ]; then
