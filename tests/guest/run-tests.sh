@@ -25,13 +25,16 @@ suite() {
 # boot running one shard of the suites; n900.shard= on the kernel command
 # line picks it. Without it, everything runs.
 # n900.suites=NAME,NAME (e.g. lifetime.sh) runs only those suites of the
-# shard: one-suite runs while working on a part.
+# shard: one-suite runs while working on a part. n900.loglevel=N keeps
+# kernel messages up to level N on the console (8: all).
 shard=all only=
 read -r cmdline </proc/cmdline
 for arg in $cmdline; do
 	case $arg in
 	n900.shard=*) shard=${arg#n900.shard=} ;;
 	n900.suites=*) only=$(echo "${arg#n900.suites=}" | tr , ' ') ;;
+	# kernel messages on the console while the tests run (debugging)
+	n900.loglevel=*) dmesg -n "${arg#n900.loglevel=}" ;;
 	esac
 done
 echo "# shard $shard${only:+, only: $only}"
