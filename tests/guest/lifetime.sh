@@ -21,6 +21,8 @@
 #    load and the ISP's notifier completes (item 4);
 #  - isp_unbind_standalone_stream: the ISP unbound while a node with no
 #    enabled link streams (item 2);
+#  - stream_node_left_without_links: the CCDC unbound, its output node (no
+#    link left) streams on its own (patch 0009);
 #  - frame_sizes_checked, frame_odd_width_checked: pad formats that do not
 #    match the real source, and an odd width from memory: the stream is
 #    refused or renders, and the guest still answers (item 3);
@@ -262,6 +264,26 @@ t_subdev_node_back_while_old_open() {
 		"ad5820 3-000c: $node held open while $d was unbound and bound twice; the lens's node after each bind:${ctrls:- none}" \
 		"n900_ad5820 module references: $refs0 before, $refs1 after the close" "$bad"
 }
+t_stream_node_left_without_links() {
+	# the CCDC unbound: its output node has no link left, and streams on
+	# its own (found by lifetime-stress: the pipeline walk read the
+	# node's entity as a link)
+	n900_dmesg_mark
+	ok=1 bad=""
+	media-ctl -r
+	d=$(pdev n900emu,isp-ccdc)
+	node=$(media-ctl -e 'OMAP3 ISP CCDC output')
+	sysfs_write "$d" $D/n900-isp-block/unbind || { ok=0 bad="unbind of $d failed"; }
+	bounded 150 "$T/capture" "$node" 3 /dev/null
+	rc=$?
+	got="$(grep -c '^frame' $LOG) frames ($(tail -n 1 $LOG))"
+	[ $rc = 0 ] || { ok=0 bad="${bad:+$bad; }the capture failed ($rc)"; }
+	sysfs_write "$d" $D/n900-isp-block/bind || { ok=0 bad="${bad:+$bad; }bind of $d failed"; }
+	wait_graph 100 || { ok=0 bad="${bad:+$bad; }graph \"$(graph)\" after the rebind, not \"$WANT\""; }
+	no_splat || ok=0
+	n900_result $ok stream_node_left_without_links \
+		"$node with $d unbound (no link left): $got" "$bad"
+}
 t_power_across_sensor_rebind() {
 	# item 5: pipeline power across a sensor rebind with the resizer output open
 	n900_dmesg_mark
@@ -466,7 +488,7 @@ t_frame_sizes_checked() {
 		"et8ek8 648x492 -> switch:0; switch:1 (disabled), CCP2, CCDC at 2592x1968; switch:2 reads$sw" \
 		"${err:+setup: $err}" "2592x1968 BA10 from $out: $what" "$bad"
 }
-TESTS="subdev_fd_outlives_unbind.ccdc subdev_fd_outlives_unbind.sensor subdev_fd_outlives_unbind.lens subdev_fd_outlives_unbind.flash subdev_fd_outlives_unbind.switch subdev_node_back_while_old_open power_across_sensor_rebind power_across_isp_unbind switch_one_input_after_rebind stream_before_camera_binds isp_unbind_standalone_stream frame_odd_width_checked frame_sizes_checked no_leak"
+TESTS="subdev_fd_outlives_unbind.ccdc subdev_fd_outlives_unbind.sensor subdev_fd_outlives_unbind.lens subdev_fd_outlives_unbind.flash subdev_fd_outlives_unbind.switch subdev_node_back_while_old_open power_across_sensor_rebind power_across_isp_unbind switch_one_input_after_rebind stream_before_camera_binds isp_unbind_standalone_stream stream_node_left_without_links frame_odd_width_checked frame_sizes_checked no_leak"
 
 want=$*
 if [ -z "$want" ]; then
