@@ -1157,6 +1157,8 @@ usage() {
 		  N900_SKIP_PATCHES   patches/ to leave out, by number prefix, e.g.
 		                      "0002" (see what a patch fixes on vanilla 6.12)
 		  N900_BENCH_SIZES    chain lengths for bench (default "16 64 256 1024 4096")
+		  N900_QEMU_MEM       guest RAM (default 256M; 768M for chain-4096
+		                      under the debug kernel)
 		  N900_BOOT_TIMEOUT   seconds before QEMU is killed (default $BOOT_TIMEOUT;
 		                      1800 for bench)
 		  N900_CACHE_DIR      kernel/apt/ccache cache (default $CACHE)

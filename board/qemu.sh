@@ -24,7 +24,9 @@ QEMU_BIN=qemu-system-arm
 QEMU_MACHINE=virt
 # QEMU_SMP: vCPUs (default 2). ./build.sh test runs two guests side by side
 # with one vCPU each, so that they do not fight over the host's two cores.
-QEMU_ARGS=(-cpu cortex-a15 -smp "${QEMU_SMP:-2}" -m 256M)
+# N900_QEMU_MEM: guest RAM (default 256M; the debug kernel needs 768M for
+# chain-4096, whose 4096 entities KASAN and kmemleak track).
+QEMU_ARGS=(-cpu cortex-a15 -smp "${QEMU_SMP:-2}" -m "${N900_QEMU_MEM:-256M}")
 UBOOT_BIN=/usr/lib/u-boot/qemu_arm/u-boot.bin
 
 # qemu_has_9p: this QEMU can export a host directory (virtio-9p on the
