@@ -286,7 +286,7 @@ help_missing() {
 # sparse rebuild of the media controller core the patches touch.
 lint_drivers() {
 	local out=$1 f files=() patches=()
-	files=("$TOP"/drivers/*.c "$TOP"/drivers/*.h)
+	mapfile -t files < <(find "$TOP/drivers" -name '*.[ch]' | sort)
 	patches=("$TOP"/patches/*.patch)
 	LINT_I=0 LINT_N=0
 	step "checkpatch --strict and sparse on drivers/ and patches/, shellcheck on the scripts"
@@ -489,7 +489,7 @@ malformed_dtbs() {
 }
 
 # frames_expected OUT: the host reference model (tests/ref/isp-ref.c, built
-# from the driver's own drivers/isp_pixel.c) computes the frame of every
+# from the driver's own drivers/isp/isp_pixel.c) computes the frame of every
 # case of tests/frames.spec; OUT gets "CASE MD5" lines for the guest, and
 # $BUILD/frames-input the input frames of the memory-to-memory cases.
 frames_expected() {
@@ -498,8 +498,9 @@ frames_expected() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	step "reference frames: tests/ref/isp-ref on the cases of tests/frames.spec"
-	gcc -O2 -Wall -Wextra -Werror -include "$TOP/tests/ref/kcompat.h" -o "$ref" \
-		"$TOP/tests/ref/isp-ref.c" "$TOP/drivers/isp_pixel.c" ||
+	gcc -O2 -Wall -Wextra -Werror -include "$TOP/tests/ref/kcompat.h" \
+		-I "$TOP/drivers/include/uapi" -o "$ref" \
+		"$TOP/tests/ref/isp-ref.c" "$TOP/drivers/isp/isp_pixel.c" ||
 		die "cannot compile the reference model tests/ref/isp-ref.c"
 	: >"$out"
 	while IFS= read -r line; do

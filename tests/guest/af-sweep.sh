@@ -1,7 +1,7 @@
 #!/bin/sh
 # AF statistics peak where the scene is sharp: sweep the ad5820 over its
 # range in steps of 64, read the AF buffer's total (struct n900_isp_af,
-# n900-isp-stats.h) at each position, and check that the largest total is
+# n900_isp_stats.h) at each position, and check that the largest total is
 # within one step of the scene's in-focus position, 512 (README: Frames).
 # Also checks that the AEWB green sums grow with exposure.
 T=/usr/lib/n900/tests

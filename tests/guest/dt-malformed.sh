@@ -2,7 +2,7 @@
 # Malformed device trees, probed one at a time while the N900 ISP runs.
 # Each case in /etc/n900/dt-malformed (built from tests/dt-malformed/*.dtso)
 # is an overlay that adds a second ISP, "/isp-under-test", with one defect.
-# It is applied through drivers/n900_overlay.c, then removed. A case passes
+# It is applied through drivers/test/n900_overlay.c, then removed. A case passes
 # when:
 #  - the kernel log names the bad node with the message the .dtso expects;
 #  - no media device for it is registered (a clean probe failure);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The sensor's frame interval (drivers/sensor.c): a frame every
+# The sensor's frame interval (drivers/sensors/n900_sensor.c): a frame every
 # (width + hblank) * (height + vblank) / pixel rate, from the sensor's
 # controls, and as fast as the ISP renders when it runs free. Raw capture
 # of et8ek8's 648x492 mode through the CCDC; the interval measured is the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * isp-ref: the host reference model of the emulated OMAP3 ISP. It runs the
- * pixel code of the driver (drivers/isp_pixel.c, compiled here unchanged)
+ * pixel code of the driver (drivers/isp/isp_pixel.c, compiled here unchanged)
  * over a configured pipeline and writes the frames the driver must produce.
  *
  *   isp-ref [options] > frames.raw
@@ -17,7 +17,7 @@
  *   -w D,GR,R,B,GB  white balance gains: digital U10Q8, channels U8Q5
  *   -o OUTPUT     raw10, raw8 (CCDC), yuyv, uyvy (preview),
  *                 resizer-yuyv, resizer-uyvy, or the statistics buffers
- *                 aewb, af, hist (n900-isp-stats.h) (default raw10)
+ *                 aewb, af, hist (n900_isp_stats.h) (default raw10)
  *   -c L,T,W,H    the CCDC output formatter's crop (raw10, raw8)
  *   -r WxH        resizer output size (default: the input size)
  *   -n FRAMES     frames to write (default 1)
@@ -33,7 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../drivers/isp_pixel.h"
+#include "../../drivers/isp/isp_pixel.h"
 
 static void usage(void)
 {

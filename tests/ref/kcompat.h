@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kcompat.h - the few kernel types and macros drivers/isp_pixel.[ch] use,
+ * kcompat.h - the few kernel types and macros drivers/isp/isp_pixel.[ch] use,
  * for the host build of the reference model (gcc -include kcompat.h).
  */
 #ifndef N900_REF_KCOMPAT_H

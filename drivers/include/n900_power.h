@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * n900-power.h - entity power for the N900 camera devices (n900-power.ko)
+ * n900_power.h - entity power for the N900 camera devices (n900-power.ko)
  *
  * Every device of the camera (ISP block, sensor, switch, lens, flash) has
  * its own struct device, and its power goes through runtime PM on it. The

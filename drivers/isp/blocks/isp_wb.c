@@ -7,7 +7,7 @@
  */
 
 #include "isp.h"
-#include "n900-isp-controls.h"
+#include "n900_isp_controls.h"
 
 enum {
 	WB_PAD_SINK,

@@ -44,7 +44,7 @@
 #include <media/v4l2-mc.h>
 
 #include "isp.h"
-#include "n900-power.h"
+#include "n900_power.h"
 
 static bool inject_warn;
 module_param(inject_warn, bool, 0444);

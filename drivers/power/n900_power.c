@@ -3,7 +3,7 @@
  * n900_power.c - entity power for the N900 camera devices
  *
  * The sequence, the policies and the records are described in
- * n900-power.h. This module is a library: the ISP blocks, the sensors, the
+ * n900_power.h. This module is a library: the ISP blocks, the sensors, the
  * switch, the lens and the flash call n900_power_init() at probe and use
  * n900_power_pm_ops as their runtime PM callbacks.
  */
@@ -24,7 +24,7 @@
 #include <linux/spinlock.h>
 #include <media/media-device.h>
 
-#include "n900-power.h"
+#include "n900_power.h"
 
 #define CREATE_TRACE_POINTS
 #include "n900_power_trace.h"

@@ -23,7 +23,7 @@
 #include <media/v4l2-subdev.h>
 #include <media/videobuf2-v4l2.h>
 
-#include "n900-subdev.h"
+#include "n900_subdev.h"
 
 #define ISP_DRIVER_NAME		"n900-isp"
 #define ISP_MODEL		"TI OMAP3 ISP (N900 emulation)"
@@ -96,7 +96,7 @@ struct isp_block_type {
 /**
  * struct isp_block - one ISP block instance, a V4L2 subdevice
  * @subdev: the subdevice, whose entity is the block's media entity, and
- *	its lifetime (n900-subdev.h): an open node keeps the block
+ *	its lifetime (n900_subdev.h): an open node keeps the block
  * @pads: media pads
  * @num_pads: number of entries in @pads
  * @type: the block description
@@ -298,7 +298,7 @@ int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 /**
  * struct isp_meta_format - what a metadata capture node delivers
  * @name: the value of its DT "n900emu,metadata" property
- * @dataformat: V4L2_META_FMT_N900_* (n900-isp-stats.h)
+ * @dataformat: V4L2_META_FMT_N900_* (n900_isp_stats.h)
  * @description: its ENUM_FMT description (the V4L2 core knows only its own
  *	formats, and warns about any other without one)
  * @buffersize: size of the statistics buffer
@@ -324,7 +324,7 @@ u64 isp_frame_interval_ns(struct isp_frame *f);
 struct isp_video *isp_frame_input(struct isp_frame *f);
 size_t isp_frame_input_size(struct isp_frame *f);
 
-/* ispvideo.c */
+/* isp_video.c */
 int isp_video_init(struct isp_device *isp, struct isp_video *video,
 		   struct fwnode_handle *fwnode);
 int isp_video_register(struct isp_video *video);

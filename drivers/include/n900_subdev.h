@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * n900-subdev.h - the registration sequence every N900 camera subdevice
+ * n900_subdev.h - the registration sequence every N900 camera subdevice
  * shares: the ISP blocks, the sensors, the switch, the lens and the flash.
  *
  * Header-only (static inline), so the device drivers stay independent
@@ -28,7 +28,7 @@
 #include <media/v4l2-ctrls.h>
 #include <media/v4l2-subdev.h>
 
-#include "n900-power.h"
+#include "n900_power.h"
 
 /* the media core refuses more pads than this (mc-entity.c) */
 #define N900_MAX_PADS	511

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * adp1653.c - Analog Devices ADP1653 LED flash controller (N900 main camera)
+ * n900_adp1653.c - Analog Devices ADP1653 LED flash controller (N900 main camera)
  *
  * A separate device with its own driver. It has no pads: it joins the
  * media graph through an ancillary link from the sensor whose
@@ -17,7 +17,7 @@
 #include <media/v4l2-event.h>
 #include <media/v4l2-subdev.h>
 
-#include "n900-subdev.h"
+#include "n900_subdev.h"
 
 /*
  * Ranges of the ADP1653 (include/media/i2c/adp1653.h), capped at what the
@@ -38,7 +38,7 @@
 
 /**
  * struct adp1653 - the flash controller
- * @subdev: the subdevice and its lifetime (n900-subdev.h)
+ * @subdev: the subdevice and its lifetime (n900_subdev.h)
  * @ctrls: the V4L2 flash class controls
  */
 struct adp1653 {
@@ -145,7 +145,7 @@ static int adp1653_probe(struct platform_device *pdev)
 	struct v4l2_subdev *sd;
 	int ret;
 
-	/* not devm: an open subdevice node keeps it (n900-subdev.h) */
+	/* not devm: an open subdevice node keeps it (n900_subdev.h) */
 	flash = kzalloc(sizeof(*flash), GFP_KERNEL);
 	if (!flash)
 		return -ENOMEM;

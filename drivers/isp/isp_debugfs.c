@@ -17,7 +17,7 @@
 #include <linux/seq_file.h>
 
 #include "isp.h"
-#include "n900-power.h"
+#include "n900_power.h"
 
 static struct dentry *isp_debugfs_root;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sensor.c - the N900 camera sensors: Toshiba et8ek8 (main camera, 5 MP)
+ * n900_sensor.c - the N900 camera sensors: Toshiba et8ek8 (main camera, 5 MP)
  * and ST vs6555 (front camera, VGA)
  *
  * A sensor is a separate device with its own driver, as on the real board:
@@ -19,8 +19,8 @@
 #include <media/v4l2-event.h>
 #include <media/v4l2-subdev.h>
 
-#include "n900-isp-controls.h"
-#include "n900-subdev.h"
+#include "n900_isp_controls.h"
+#include "n900_subdev.h"
 
 /**
  * struct sensor_mode - a readout mode
@@ -61,7 +61,7 @@ struct sensor_model {
 
 /**
  * struct sensor - one sensor instance
- * @subdev: the subdevice and its lifetime (n900-subdev.h)
+ * @subdev: the subdevice and its lifetime (n900_subdev.h)
  * @pad: its source pad
  * @model: the sensor model
  * @ctrls: exposure, analogue gain, test pattern, pixel rate, link
@@ -332,7 +332,7 @@ static int sensor_probe(struct platform_device *pdev)
 	struct v4l2_subdev *sd;
 	int ret;
 
-	/* not devm: an open subdevice node keeps it (n900-subdev.h) */
+	/* not devm: an open subdevice node keeps it (n900_subdev.h) */
 	sensor = kzalloc(sizeof(*sensor), GFP_KERNEL);
 	if (!sensor)
 		return -ENOMEM;

@@ -5,7 +5,7 @@
  * Not an OMAP3 block: the entity that dts/stress.sh repeats to build long
  * chains, wide fan-outs and meshes. Pad 0 is a sink, every other port of
  * its node a source that carries the sink format. Like every block it has
- * its own struct device, power (drivers/n900-power.h) and formats.
+ * its own struct device, power (drivers/include/n900_power.h) and formats.
  */
 
 #include "isp.h"

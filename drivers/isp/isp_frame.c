@@ -37,8 +37,8 @@
 
 #include "isp.h"
 #include "isp_pixel.h"
-#include "n900-isp-controls.h"
-#include "n900-isp-stats.h"
+#include "n900_isp_controls.h"
+#include "n900_isp_stats.h"
 
 /*
  * Each pass over the lines of a frame is split in ISP_FRAME_PARTS parts,

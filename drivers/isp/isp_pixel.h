@@ -22,7 +22,7 @@
 #include <linux/types.h>
 #endif
 
-#include "n900-isp-stats.h"
+#include "n900_isp_stats.h"
 
 #define PIX_MAX_WIDTH		4096
 #define PIX_RAW_MAX		1023
@@ -178,7 +178,7 @@ void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 		      unsigned int uyvy);
 
 /*
- * Statistics of the raw frame at the CCDC video port (n900-isp-stats.h):
+ * Statistics of the raw frame at the CCDC video port (n900_isp_stats.h):
  * *_init() for a frame of @width x @height, then one call per line.
  */
 void pix_aewb_init(struct n900_isp_aewb *a, unsigned int width,

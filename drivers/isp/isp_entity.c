@@ -12,8 +12,8 @@
 #include <media/v4l2-fwnode.h>
 
 #include "isp.h"
-#include "n900-power.h"
-#include "n900-subdev.h"
+#include "n900_power.h"
+#include "n900_subdev.h"
 
 static inline struct isp_block *to_isp_block(struct v4l2_subdev *sd)
 {
@@ -865,7 +865,7 @@ static unsigned int dt_num_pads(struct device *dev)
 	return n;
 }
 
-/* the last reference to the block is gone (n900-subdev.h) */
+/* the last reference to the block is gone (n900_subdev.h) */
 static void block_free(struct n900_subdev *nsd)
 {
 	struct isp_block *block = container_of(nsd, struct isp_block, subdev);
@@ -890,7 +890,7 @@ static int block_probe(struct platform_device *pdev)
 				     "%pOF: an ISP block must be a child of an ISP node\n",
 				     dev->of_node);
 
-	/* not devm: an open subdevice node keeps it (n900-subdev.h) */
+	/* not devm: an open subdevice node keeps it (n900_subdev.h) */
 	block = kzalloc(sizeof(*block), GFP_KERNEL);
 	if (!block)
 		return -ENOMEM;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ispvideo.c - ISP video nodes: the memory inputs and outputs
+ * isp_video.c - ISP video nodes: the memory inputs and outputs
  *
  * Each "n900emu,isp-video" child of the ISP is one /dev/videoN. A node whose
  * "n900emu,direction" is "capture" receives frames from the block its port
@@ -17,8 +17,8 @@
 #include <media/videobuf2-vmalloc.h>
 
 #include "isp.h"
-#include "n900-isp-stats.h"
-#include "n900-power.h"
+#include "n900_isp_stats.h"
+#include "n900_power.h"
 
 /**
  * struct isp_video_format - a pixel format of the ISP video nodes

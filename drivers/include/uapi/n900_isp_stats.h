@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * n900-isp-stats.h - statistics buffers of the emulated OMAP3 ISP
+ * n900_isp_stats.h - statistics buffers of the emulated OMAP3 ISP
  * (userspace may include this header)
  *
  * The H3A AEWB, H3A AF and histogram engines sample the raw frame at the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * n900-isp-controls.h - driver-specific V4L2 controls of the emulated
+ * n900_isp_controls.h - driver-specific V4L2 controls of the emulated
  * OMAP3 ISP (userspace may include this header)
  *
  * Gains follow include/uapi/linux/omap3isp.h: the white balance digital

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ad5820.c - Analog Devices AD5820 voice-coil lens driver (N900 main camera focus)
+ * n900_ad5820.c - Analog Devices AD5820 voice-coil lens driver (N900 main camera focus)
  *
  * A separate device with its own driver. It has no pads: it joins the
  * media graph through an ancillary link from the sensor whose
@@ -17,14 +17,14 @@
 #include <media/v4l2-event.h>
 #include <media/v4l2-subdev.h>
 
-#include "n900-subdev.h"
+#include "n900_subdev.h"
 
 /* The AD5820 takes a 10-bit current code for its voice coil. */
 #define AD5820_FOCUS_MAX	1023
 
 /**
  * struct ad5820 - the lens driver
- * @subdev: the subdevice and its lifetime (n900-subdev.h)
+ * @subdev: the subdevice and its lifetime (n900_subdev.h)
  * @ctrls: V4L2_CID_FOCUS_ABSOLUTE
  */
 struct ad5820 {
@@ -90,7 +90,7 @@ static int ad5820_probe(struct platform_device *pdev)
 	struct v4l2_subdev *sd;
 	int ret;
 
-	/* not devm: an open subdevice node keeps it (n900-subdev.h) */
+	/* not devm: an open subdevice node keeps it (n900_subdev.h) */
 	lens = kzalloc(sizeof(*lens), GFP_KERNEL);
 	if (!lens)
 		return -ENOMEM;

@@ -9,7 +9,7 @@
  */
 
 #include "isp.h"
-#include "n900-isp-controls.h"
+#include "n900_isp_controls.h"
 
 enum {
 	CCDC_PAD_SINK,

@@ -8,7 +8,7 @@
  */
 
 #include "isp.h"
-#include "n900-isp-controls.h"
+#include "n900_isp_controls.h"
 
 enum {
 	PREV_PAD_SINK,

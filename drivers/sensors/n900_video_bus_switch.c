@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * video-bus-switch.c - the N900 camera bus switch
+ * n900_video_bus_switch.c - the N900 camera bus switch
  *
  * The N900 wires both cameras to the single CCP2 receiver through a GPIO
  * controlled switch. It is a subdevice with two sink pads (one per camera)
@@ -15,7 +15,7 @@
 #include <media/v4l2-async.h>
 #include <media/v4l2-subdev.h>
 
-#include "n900-subdev.h"
+#include "n900_subdev.h"
 
 enum {
 	VBS_PAD_SINK_A,
@@ -26,7 +26,7 @@ enum {
 
 /**
  * struct vbs - the switch
- * @subdev: the subdevice and its lifetime (n900-subdev.h)
+ * @subdev: the subdevice and its lifetime (n900_subdev.h)
  * @pads: its pads
  * @input: the sink pad whose link is enabled, or -1 when none is. Written
  *	by link_setup under the graph mutex and the active state's lock.
@@ -194,7 +194,7 @@ static int vbs_probe(struct platform_device *pdev)
 	struct vbs *vbs;
 	int ret;
 
-	/* not devm: an open subdevice node keeps it (n900-subdev.h) */
+	/* not devm: an open subdevice node keeps it (n900_subdev.h) */
 	vbs = kzalloc(sizeof(*vbs), GFP_KERNEL);
 	if (!vbs)
 		return -ENOMEM;
