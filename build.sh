@@ -266,7 +266,7 @@ lint_result() {
 # files followed), printing only the findings
 lint_shell() {
 	cd "$TOP" || return 0
-	shellcheck -x build.sh .ci/run board/qemu.sh dts/stress.sh tests/*.sh \
+	shellcheck -x build.sh .ci/run board/qemu.sh dts/stress.sh tests/host/*.sh tests/bench/*.sh \
 		tests/guest/*.sh rootfs/overlay/init rootfs/overlay/usr/lib/n900/*.sh 2>&1 |
 		grep -E '^In |\^-' || true
 }
@@ -281,7 +281,7 @@ help_missing() {
 }
 
 # lint_drivers OUT: host-side code checks of drivers/ and patches/ as one
-# KTAP document (read by tests/harness.sh): checkpatch --strict per file and
+# KTAP document (read by tests/host/harness.sh): checkpatch --strict per file and
 # per patch, the W=1 + sparse result of the module build, and a W=1 +
 # sparse rebuild of the media controller core the patches touch.
 lint_drivers() {
@@ -326,7 +326,7 @@ lint_drivers() {
 			"$MOD_WARNINGS warnings, see $LOGS/drivers-debug.log"
 		lint_result help_lists_every_command "$(help_missing)"
 		# the committed scaling data still draws (docs/bench-scaling.png)
-		lint_result bench_plot_draws "$("$TOP/tests/bench-plot.sh" \
+		lint_result bench_plot_draws "$("$TOP/tests/bench/bench-plot.sh" \
 			"$TOP/docs/bench-scaling.tsv" "$BUILD/bench-scaling.png" 2>&1)"
 	} >"$out"
 	done_step "$LINT_N problem(s)"
@@ -453,22 +453,22 @@ build_guest_tests() {
 	done
 	done_step
 	frames_expected "$out/frames.expected"
-	step "documented ioctl errnos (tests/ioctl-errnos.sh on the kernel's media docs)"
-	"$TOP/tests/ioctl-errnos.sh" "$KSRC" >"$BUILD/ioctl-errnos" ||
-		die "tests/ioctl-errnos.sh failed"
+	step "documented ioctl errnos (tests/host/ioctl-errnos.sh on the kernel's media docs)"
+	"$TOP/tests/host/ioctl-errnos.sh" "$KSRC" >"$BUILD/ioctl-errnos" ||
+		die "tests/host/ioctl-errnos.sh failed"
 	done_step "$(wc -l <"$BUILD/ioctl-errnos") ioctls"
 	malformed_dtbs "$BUILD/dt-malformed"
 }
 
-# malformed_dtbs OUT: compile tests/dt-malformed/*.dtso into OUT/*.dtbo,
+# malformed_dtbs OUT: compile tests/data/dt-malformed/*.dtso into OUT/*.dtbo,
 # and OUT/expect: "CASE<TAB>REGEX" from each file's "// expect:" line (the
 # kernel message tests/guest/dt-malformed.sh waits for)
 malformed_dtbs() {
 	local out=$1 src name re
-	step "malformed device tree overlays (tests/dt-malformed/)"
+	step "malformed device tree overlays (tests/data/dt-malformed/)"
 	rm -rf "$out"
 	mkdir -p "$out"
-	for src in "$TOP"/tests/dt-malformed/*.dtso; do
+	for src in "$TOP"/tests/data/dt-malformed/*.dtso; do
 		name=$(basename "${src%.dtso}")
 		re=$(sed -n 's|^// expect: ||p' "$src")
 		[ -n "$re" ] || die "$src has no \"// expect:\" line"
@@ -490,14 +490,14 @@ malformed_dtbs() {
 
 # frames_expected OUT: the host reference model (tests/ref/isp-ref.c, built
 # from the driver's own drivers/isp/isp_pixel.c) computes the frame of every
-# case of tests/frames.spec; OUT gets "CASE MD5" lines for the guest, and
+# case of tests/data/frames.spec; OUT gets "CASE MD5" lines for the guest, and
 # $BUILD/frames-input the input frames of the memory-to-memory cases.
 frames_expected() {
 	local out=$1 ref=$BUILD/isp-ref name='' md5 dir=$BUILD/frames-input file
 	local -a args
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	step "reference frames: tests/ref/isp-ref on the cases of tests/frames.spec"
+	step "reference frames: tests/ref/isp-ref on the cases of tests/data/frames.spec"
 	gcc -O2 -Wall -Wextra -Werror -include "$TOP/tests/ref/kcompat.h" \
 		-I "$TOP/drivers/include/uapi" -o "$ref" \
 		"$TOP/tests/ref/isp-ref.c" "$TOP/drivers/isp/isp_pixel.c" ||
@@ -510,12 +510,12 @@ frames_expected() {
 			read -r -a args <<<"${line#input }"
 			file=${args[0]}
 			(cd "$dir" && "$ref" "${args[@]:1}" >"$file") ||
-				die "tests/ref/isp-ref failed on the input of case $name of tests/frames.spec"
+				die "tests/ref/isp-ref failed on the input of case $name of tests/data/frames.spec"
 			;;
 		"ref "* | "ref& "*)
 			read -r -a args <<<"${line#* }"
 			md5=$(cd "$dir" && "$ref" "${args[@]}" | md5sum) ||
-				die "tests/ref/isp-ref failed on case $name of tests/frames.spec"
+				die "tests/ref/isp-ref failed on case $name of tests/data/frames.spec"
 			if [[ $line == "ref& "* ]]; then
 				echo "$name& ${md5%% *}" >>"$out"
 			else
@@ -523,7 +523,7 @@ frames_expected() {
 			fi
 			;;
 		esac
-	done <"$TOP/tests/frames.spec"
+	done <"$TOP/tests/data/frames.spec"
 	done_step "$(wc -l <"$out") cases"
 }
 
@@ -561,8 +561,8 @@ make_rootfs() {
 	mkdir -p "$root/usr/lib/n900/tests" "$root/etc/n900"
 	cp -a "$BUILD/tests/." "$root/usr/lib/n900/tests/"
 	cp -a "$TOP/tests/guest/"*.sh "$root/usr/lib/n900/tests/"
-	cp "$BUILD/dt/topology.expected" "$TOP/tests/controls.spec" \
-		"$TOP/tests/frames.spec" "$BUILD/tests/frames.expected" "$root/etc/n900/"
+	cp "$BUILD/dt/topology.expected" "$TOP/tests/data/controls.spec" \
+		"$TOP/tests/data/frames.spec" "$BUILD/tests/frames.expected" "$root/etc/n900/"
 	cp "$BUILD/frames-input/"* "$BUILD/ioctl-errnos" "$root/etc/n900/"
 	cp -a "$BUILD/dt-malformed" "$root/etc/n900/"
 	# README's media-ctl recipes, run verbatim by tests/guest/recipes.sh
@@ -729,7 +729,7 @@ build_all() {
 	module_build "$flavour"
 	make_dtb "${N900_TOPOLOGY:-n900}"
 	step "expected topology from the compiled device tree"
-	"$TOP/tests/dt-topology.sh" "$DTB" >"$BUILD/dt/topology.expected"
+	"$TOP/tests/host/dt-topology.sh" "$DTB" >"$BUILD/dt/topology.expected"
 	done_step "$(grep -c '^entity' "$BUILD/dt/topology.expected") entities"
 	guest_packages
 	build_guest_tests
@@ -748,7 +748,7 @@ render_topology() {
 
 # render_power_timeline EVENTS OUT_PNG: a power-event log as a picture
 render_power_timeline() {
-	"$TOP/tests/power-timeline.sh" "$1" "$2" ||
+	"$TOP/tests/host/power-timeline.sh" "$1" "$2" ||
 		die "could not draw the power timeline from $1"
 	say "power timeline: $2 (events: $1)"
 }
@@ -787,9 +787,9 @@ cmd_demo() {
 	say "the demo's pictures: $RUN/topology.png, $RUN/power-timeline.png, $RUN/demo/frames/*.png"
 }
 
-# plot_bench TSV PNG: the scaling benchmark (tests/bench-plot.sh, gnuplot)
+# plot_bench TSV PNG: the scaling benchmark (tests/bench/bench-plot.sh, gnuplot)
 plot_bench() {
-	"$TOP/tests/bench-plot.sh" "$1" "$2" || die "gnuplot could not plot $1"
+	"$TOP/tests/bench/bench-plot.sh" "$1" "$2" || die "gnuplot could not plot $1"
 	say "scaling plot: $2"
 }
 
@@ -868,7 +868,7 @@ cmd_test() {
 	# the harness's last line, "N passed, N failed", is the last line of
 	# the run: exit with its status here, past the ERR trap's message
 	local rc=0
-	"$TOP/tests/harness.sh" --host "$RUN/lint.ktap" --host "$RUN/artefacts.ktap" \
+	"$TOP/tests/host/harness.sh" --host "$RUN/lint.ktap" --host "$RUN/artefacts.ktap" \
 		--junit "$RUN/junit.xml" "${consoles[@]}" 2>&1 | tee "$RUN/summary.txt" || rc=$?
 	exit "$rc"
 }
@@ -1023,7 +1023,7 @@ boot_report() {
 
 # ./build.sh bench: the same stress topologies on vanilla 6.12 (no
 # patches/) and on the patched kernel, one boot per kernel and topology,
-# release flavour; tests/bench-report.sh turns the consoles into
+# release flavour; tests/bench/bench-report.sh turns the consoles into
 # BENCHMARKS.md. N900_BENCH_SIZES picks the chain lengths.
 cmd_bench() {
 	local what=${1:-all} kernel topo all=() sizes logs=() t0=$SECONDS p
@@ -1069,7 +1069,7 @@ cmd_bench() {
 	done
 	{
 		if [ ${#logs[@]} -gt 0 ]; then
-			"$TOP/tests/bench-report.sh" "${logs[@]}"
+			"$TOP/tests/bench/bench-report.sh" "${logs[@]}"
 		else
 			# shellcheck disable=SC2016 # Markdown backquotes
 			printf '# Benchmarks\n\nWritten by `./build.sh bench` on %s; do not edit by hand.\n\n' \
@@ -1077,13 +1077,13 @@ cmd_bench() {
 		fi
 		if [ -f "$stream_log" ]; then
 			echo
-			"$TOP/tests/stream-report.sh" "$stream_log"
+			"$TOP/tests/bench/stream-report.sh" "$stream_log"
 		fi
-	} >"$TOP/BENCHMARKS.md.new" || die "tests/bench-report.sh or tests/stream-report.sh failed"
+	} >"$TOP/BENCHMARKS.md.new" || die "tests/bench/bench-report.sh or tests/bench/stream-report.sh failed"
 	mv "$TOP/BENCHMARKS.md.new" "$TOP/BENCHMARKS.md"
 	if [ ${#logs[@]} -gt 0 ]; then
-		"$TOP/tests/bench-report.sh" --tsv "${logs[@]}" >"$TOP/docs/bench-scaling.tsv" ||
-			die "tests/bench-report.sh --tsv failed"
+		"$TOP/tests/bench/bench-report.sh" --tsv "${logs[@]}" >"$TOP/docs/bench-scaling.tsv" ||
+			die "tests/bench/bench-report.sh --tsv failed"
 		plot_bench "$TOP/docs/bench-scaling.tsv" "$TOP/docs/bench-scaling.png"
 	fi
 	say "bench took $((SECONDS - t0)) s; results: BENCHMARKS.md"

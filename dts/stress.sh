@@ -2,7 +2,7 @@
 # dts/stress.sh TOPOLOGY N: print a stress-topology overlay for the
 # emulated ISP (compile it like dts/n900.dtso; ./build.sh does, given
 # N900_TOPOLOGY=TOPOLOGY-N). Every entity is an "n900emu,passthrough" block
-# (drivers/isp_passthrough.c) without a device node; the topology is all
+# (drivers/isp/blocks/isp_passthrough.c) without a device node; the topology is all
 # in the device tree, the driver does not change.
 #
 #   chain N  N entities in a line, every link enabled, into "chain output"

@@ -3,7 +3,7 @@
 # the stress checks (tests/guest/stress.sh: power reach, streaming the
 # whole pipeline), then the media controller timings (mc-bench), then the
 # number of kernel WARNINGs and other splats of the boot.
-# tests/bench-report.sh reads it all from the console log.
+# tests/bench/bench-report.sh reads it all from the console log.
 T=/usr/lib/n900/tests
 dmesg -n 1
 model=$(media-ctl -p | sed -n 's/^model *//p')

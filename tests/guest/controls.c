@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * controls - every control of every subdevice against the documented
- * ranges in tests/controls.spec (installed as /etc/n900/controls.spec).
+ * ranges in tests/data/controls.spec (installed as /etc/n900/controls.spec).
  *
  * Per subdevice named in the spec: each listed control exists with the
  * documented min/max/step/default, no undocumented control exists, and a

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Malformed device trees, probed one at a time while the N900 ISP runs.
-# Each case in /etc/n900/dt-malformed (built from tests/dt-malformed/*.dtso)
+# Each case in /etc/n900/dt-malformed (built from tests/data/dt-malformed/*.dtso)
 # is an overlay that adds a second ISP, "/isp-under-test", with one defect.
 # It is applied through drivers/test/n900_overlay.c, then removed. A case passes
 # when:
@@ -10,7 +10,7 @@
 #    unbalanced node reference ("OF: ERROR").
 # The well-formed good.dtso must probe (3 entities, its links) before and
 # after the malformed ones. At the end kmemleak must have nothing to
-# report. Splats fail the run (tests/harness.sh). One KTAP document.
+# report. Splats fail the run (tests/host/harness.sh). One KTAP document.
 # shellcheck source=rootfs/overlay/etc/n900/functions
 . /etc/n900/functions
 D=/etc/n900/dt-malformed

@@ -9,7 +9,7 @@
 #    powered (runtime PM, the regulator, the clocks, the reset line); with
 #    the fault cleared, the same pipeline streams;
 #  - kmemleak has nothing to report after all that.
-# Splats fail the run (tests/harness.sh); kmemleak is checked at its end.
+# Splats fail the run (tests/host/harness.sh); kmemleak is checked at its end.
 # shellcheck source=rootfs/overlay/etc/n900/functions
 . /etc/n900/functions
 T=/usr/lib/n900/tests

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Frames through every path, bit-exact: for each case of
-# /etc/n900/frames.spec (tests/frames.spec), set the baseline controls,
+# /etc/n900/frames.spec (tests/data/frames.spec), set the baseline controls,
 # reset the links, configure the path, capture 8 frames (capture.c checks
 # sequence numbers and payloads), and compare each frame's MD5 with the one
 # the host reference model computed (/etc/n900/frames.expected). A "stats"

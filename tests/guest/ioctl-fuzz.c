@@ -7,7 +7,7 @@
  * flags and sizes drawn near valid values or anywhere, reserved fields set
  * at random), a bad pointer, or an ioctl number whose size field is wrong.
  * Every failure must give an errno that the kernel's documentation lists
- * for that ioctl, or a generic one (ERRNOS, from tests/ioctl-errnos.sh).
+ * for that ioctl, or a generic one (ERRNOS, from tests/host/ioctl-errnos.sh).
  * Then two threads toggle links with SETUP_LINK while a third streams the
  * raw pipeline. At the end the graph must have the entities, pads and
  * links it had (links may be enabled or not). KTAP on stdout, with the

@@ -3,7 +3,7 @@
 # the reproductions of its items 1-5, each a test that decides its own
 # verdict from what it sees (a kernel splat logged since it started, a
 # wrong errno, a wrong power state, a process that does not end), besides
-# tests/harness.sh failing the run on any splat.
+# tests/host/harness.sh failing the run on any splat.
 #  - subdev_fd_outlives_unbind.*: a subdevice node held open (fd-hold, with
 #    control events subscribed for the lens and the flash) while its device
 #    is unbound; an ioctl on the stale fd fails with ENODEV, the close is

@@ -5,7 +5,7 @@
  *
  * usage: mc-seed-abi [/dev/mediaN] [topology.expected]
  *
- * The expected topology comes from tests/dt-topology.sh, which reads the
+ * The expected topology comes from tests/host/dt-topology.sh, which reads the
  * compiled DTB on the host; nothing here is derived from the driver.
  * Output is KTAP.
  */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Guest side of ./build.sh test: run every suite. Each suite prints one KTAP
-# document; tests/harness.sh on the host reads them from the console log.
+# document; tests/host/harness.sh on the host reads them from the console log.
 # Kernel messages are kept off the console while tests run and printed in
 # full at the end (N900-DMESG-*), so that the harness can look for splats.
 T=/usr/lib/n900/tests

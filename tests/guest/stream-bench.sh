@@ -5,7 +5,7 @@
 # CCDC -> LSC -> WB -> preview -> resizer -> memory, the sensor running
 # free) and of vimc's (Sensor A -> Debayer A -> Scaler -> RGB/YUV Capture,
 # RGB888) at the same output sizes, with our time per stage
-# (/sys/kernel/debug/n900-isp/media0/frames). tests/bench-report.sh reads
+# (/sys/kernel/debug/n900-isp/media0/frames). tests/bench/bench-report.sh reads
 # the BENCH lines from the console log. Our pipeline runs twice per size:
 # each processing pass on one CPU, then split over the guest's two
 # (n900_isp.parallel, the default).

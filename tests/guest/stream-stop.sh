@@ -3,7 +3,7 @@
 # (main-pipeline.sh, 648x492 -> 320x240): STREAMOFF, close by a killed
 # process, unbinding the main sensor, the lens (not in the pipeline, read
 # at every frame), an ISP block, and the whole ISP. After each, the device
-# must stream again. Splats fail the run (tests/harness.sh) and kmemleak
+# must stream again. Splats fail the run (tests/host/harness.sh) and kmemleak
 # reports leaked buffers at its end. One KTAP document.
 # shellcheck source=rootfs/overlay/etc/n900/functions
 . /etc/n900/functions

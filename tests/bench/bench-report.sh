@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# tests/bench-report.sh LOG...: BENCHMARKS.md (on stdout) from the guest
+# tests/bench/bench-report.sh LOG...: BENCHMARKS.md (on stdout) from the guest
 # consoles of ./build.sh bench, named bench-{vanilla,patched}-TOPOLOGY.log.
 # Every figure comes from the logs; the ratios are computed here.
 set -euo pipefail
 
 # With --tsv first: only the medians of the chain topologies, one line per
-# operation and length (op, N, vanilla ms, patched ms), for tests/bench-plot.sh.
+# operation and length (op, N, vanilla ms, patched ms), for tests/bench/bench-plot.sh.
 tsv=
 [ "${1:-}" != --tsv ] || { tsv=1; shift; }
 [ $# -gt 0 ] || { echo "usage: $0 [--tsv] bench-KERNEL-TOPOLOGY.log..." >&2; exit 2; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/ioctl-errnos.sh KSRC: the errno codes the kernel's media
+# tests/host/ioctl-errnos.sh KSRC: the errno codes the kernel's media
 # documentation lists for each ioctl, one line per ioctl on stdout:
 #
 #   generic EAGAIN EBADF ...            (gen-errors.rst: any ioctl)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench-plot.sh TSV PNG: the media-controller scaling benchmark as a plot
 # (gnuplot), from the medians ./build.sh bench writes to
-# docs/bench-scaling.tsv (tests/bench-report.sh --tsv): one panel per
+# docs/bench-scaling.tsv (tests/bench/bench-report.sh --tsv): one panel per
 # operation, time against chain length on log-log axes, vanilla 6.12
 # against the patched kernel.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/stream-report.sh LOG: the streaming section of BENCHMARKS.md (on
+# tests/bench/stream-report.sh LOG: the streaming section of BENCHMARKS.md (on
 # stdout) from the guest console of ./build.sh bench's streaming boot
 # (tests/guest/stream-bench.sh). Every figure comes from the log; the
 # ratios are computed here.
