@@ -562,7 +562,7 @@ make_rootfs() {
 	cp -a "$BUILD/tests/." "$root/usr/lib/n900/tests/"
 	cp -a "$TOP/tests/guest/"*.sh "$root/usr/lib/n900/tests/"
 	cp "$BUILD/dt/topology.expected" "$TOP/tests/data/controls.spec" \
-		"$TOP/tests/data/frames.spec" "$BUILD/tests/frames.expected" "$root/etc/n900/"
+		"$TOP/tests/data/frames.spec" "$TOP/tests/data/shards" "$BUILD/tests/frames.expected" "$root/etc/n900/"
 	cp "$BUILD/frames-input/"* "$BUILD/ioctl-errnos" "$root/etc/n900/"
 	cp -a "$BUILD/dt-malformed" "$root/etc/n900/"
 	# README's media-ctl recipes, run verbatim by tests/guest/recipes.sh

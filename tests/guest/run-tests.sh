@@ -21,12 +21,14 @@ suite() {
 	fi
 }
 
-# ./build.sh test boots the guest twice in parallel (two host cores), each
-# boot running one shard of the suites; n900.shard= on the kernel command
-# line picks it. Without it, everything runs.
+# n900.shard=NAME on the kernel command line picks the shard this guest
+# runs (./build.sh test boots one guest a shard); without it, shards 1, 2
+# and faults run. The suites of each shard are in /etc/n900/shards
+# (tests/data/shards), the one list the host reads too.
 # n900.suites=NAME,NAME (e.g. lifetime.sh) runs only those suites of the
-# shard: one-suite runs while working on a part. n900.loglevel=N keeps
-# kernel messages up to level N on the console (8: all).
+# shard: one-suite runs while working on a part (N900_SUITES on the host).
+# n900.loglevel=N keeps kernel messages up to level N on the console (8:
+# all).
 shard=all only=
 read -r cmdline </proc/cmdline
 for arg in $cmdline; do
@@ -37,56 +39,39 @@ for arg in $cmdline; do
 	n900.loglevel=*) dmesg -n "${arg#n900.loglevel=}" ;;
 	esac
 done
-echo "# shard $shard${only:+, only: $only}"
+# the topology this guest booted: a generated stress tree names itself in
+# the media device's model ("N900 stress: chain-64"), the N900 does not
+model=$(media-ctl -p 2>/dev/null | sed -n 's/^model *//p')
+case $model in
+*"stress: "*) topology=${model##* } ;;
+*) topology=n900 ;;
+esac
+expected=/etc/n900/topology/$topology.expected
+[ -e "$expected" ] || expected=/etc/n900/topology.expected
+echo "# shard $shard on $topology${only:+, only: $only}"
 
-if [ "$shard" = all ] || [ "$shard" = 1 ]; then
-	suite "$T/mc-seed-abi" /dev/media0 /etc/n900/topology.expected
-	# before any sensor mode change: the blanking ranges are the default mode's
-	suite "$T/controls" /etc/n900/controls.spec
-	suite "$T/formats.sh"
-	suite "$T/subdev-try"
-	suite "$T/link-rules.sh"
-	suite "$T/power-invariant" /dev/media0 2000 20261203
-	suite "$T/probe-order.sh"
-	suite "$T/power.sh"
-	suite "$T/frames.sh"
-	# last: pictures for the host (frames of each path, a power log)
-	suite "$T/artefacts.sh"
-fi
-if [ "$shard" = all ] || [ "$shard" = 2 ]; then
-	suite "$T/recipes.sh" /etc/n900/recipes
-	suite "$T/stream-validate.sh"
-	suite "$T/kunit.sh"
-	suite "$T/af-sweep.sh"
-	suite "$T/frame-interval.sh"
-	suite "$T/stream-stop.sh"
-	# it leaves the main pipeline configured
-	suite "$T/compliance.sh" /dev/media0
-	# last: random control values and links (links reset at its end)
-	suite "$T/ioctl-fuzz.sh" 20261203
-fi
-
-# a generated stress topology (./build.sh test boots chain-64 and mesh-256
-# for it); on the chain, then 60 s of its blocks and its ISP unbound and
-# bound while processes open, use and close its nodes
-if [ "$shard" = stress ]; then
-	suite "$T/stress.sh"
-	# the chain only: the lifetime stress test's second topology
-	case $(media-ctl -p | sed -n 's/^model *//p') in
-	*chain-*) suite "$T/lifetime-stress" 60 20261204 ;;
+# in_shard SPEC: SPEC ("SHARD" or "SHARD@PATTERN") is this guest's
+in_shard() {
+	case ${1%%@*} in
+	"$shard") ;;
+	1 | 2 | faults) [ "$shard" = all ] || return 1 ;;
+	*) return 1 ;;
 	esac
-fi
-# faults: malformed device trees, devices unbound and bound with their
-# nodes open or streaming (lifetime.sh: its tests that oops on faulty code
-# come last), rebinding, module reloads, power-up failures, and last 60 s
-# of random unbinds and binds racing processes that use every kind of node
-# (./build.sh test boots a third N900 guest for them)
-if [ "$shard" = all ] || [ "$shard" = faults ]; then
-	suite "$T/dt-malformed.sh"
-	suite "$T/lifetime.sh"
-	suite "$T/fault.sh"
-	suite "$T/lifetime-stress" 60 20261204
-fi
+	case $1 in *@*) ;; *) return 0 ;; esac
+	# shellcheck disable=SC2254 # the pattern comes from the list
+	case $topology in ${1#*@}) return 0 ;; esac
+	return 1
+}
+
+# the suites of the shard list, in order; %topology in the arguments is
+# the expected topology of this boot's tree
+grep -v '^[[:space:]]*\(#\|$\)' /etc/n900/shards >/tmp/shards
+while read -r spec name args; do
+	in_shard "$spec" || continue
+	# shellcheck disable=SC2046,SC2086 # the arguments are words
+	set -- $(echo "$args" | sed "s|%topology|$expected|g")
+	suite "$T/$name" "$@" </dev/null
+done </tmp/shards
 
 # kmemleak: force a scan now, so a leak is reported before poweroff.
 echo "# kmemleak scan starts at $(cut -d' ' -f1 /proc/uptime) s"
