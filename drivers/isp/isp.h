@@ -6,7 +6,7 @@
  * H3A AF, histogram) is a child node of the ISP in the device tree, gets its
  * own platform device, and registers a V4L2 subdevice through v4l2-async.
  * The block files only describe their block (struct isp_block_type); the
- * generic code in isp_entity.c turns a description into a subdevice.
+ * generic code in isp_block.c turns a description into a subdevice.
  */
 #ifndef N900_ISP_H
 #define N900_ISP_H
@@ -148,6 +148,11 @@ struct isp_buffer {
 	struct list_head list;
 };
 
+static inline struct isp_buffer *to_isp_buffer(struct vb2_v4l2_buffer *vbuf)
+{
+	return container_of(vbuf, struct isp_buffer, vb);
+}
+
 /**
  * enum isp_stage - the processing stages of a frame, timed per frame
  * @ISP_STAGE_RAW: the source (sensor or memory), CCDC, LSC and WB
@@ -273,6 +278,8 @@ int isp_clk_init(struct isp_device *isp);
 
 /* isp_core.c */
 struct isp_device *isp_of_block(struct device *dev);
+int isp_link_notify(struct media_link *link, u32 flags,
+		    unsigned int notification);
 
 /* isp_debugfs.c */
 void isp_debugfs_init(struct isp_device *isp);
@@ -280,17 +287,17 @@ void isp_debugfs_cleanup(struct isp_device *isp);
 void isp_debugfs_root_init(void);
 void isp_debugfs_root_cleanup(void);
 
-/* isp_entity.c */
+/* isp_block.c */
 struct isp_block *isp_block_of(struct media_entity *entity);
 void isp_block_source_rect(struct isp_block *block, unsigned int pad,
 			   struct v4l2_rect *r);
+
+/* isp_links.c */
 struct media_entity *isp_find_entity(struct isp_device *isp,
 				     struct fwnode_handle *fwnode);
 int isp_create_links(struct isp_device *isp, struct media_entity *entity,
 		     struct fwnode_handle *fwnode);
 void isp_unlink_entity(struct isp_device *isp, struct media_entity *entity);
-int isp_link_notify(struct media_link *link, u32 flags,
-		    unsigned int notification);
 bool isp_enabled_path(struct media_entity *from, struct media_entity *to);
 int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 		   const struct media_pad *remote, u32 flags);
@@ -331,6 +338,10 @@ int isp_video_register(struct isp_video *video);
 void isp_video_init_format(struct isp_video *video);
 void isp_video_unregister(struct isp_video *video);
 void isp_video_cleanup(struct isp_video *video);
+int isp_video_check_format(struct isp_video *video);
+
+/* isp_stream.c */
+extern const struct vb2_ops isp_video_queue_ops;
 void isp_video_entity_gone(struct isp_video *video,
 			   struct media_entity *entity);
 

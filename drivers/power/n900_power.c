@@ -3,13 +3,15 @@
  * n900_power.c - entity power for the N900 camera devices
  *
  * The sequence, the policies and the records are described in
- * n900_power.h. This module is a library: the ISP blocks, the sensors, the
- * switch, the lens and the flash call n900_power_init() at probe and use
- * n900_power_pm_ops as their runtime PM callbacks.
+ * n900_power.h; this file powers a device up and down. The event log is
+ * in n900_power_log.c, fault injection in n900_power_fault.c, and the
+ * subdevice lifetime helpers in n900_subdev.c. This module is a library:
+ * the ISP blocks, the sensors, the switch, the lens and the flash call
+ * n900_power_init() at probe and use n900_power_pm_ops as their runtime PM
+ * callbacks.
  */
 
 #include <linux/clk.h>
-#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/gpio/consumer.h>
 #include <linux/module.h>
@@ -17,253 +19,18 @@
 #include <linux/pm_runtime.h>
 #include <linux/property.h>
 #include <linux/regulator/consumer.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 #include <linux/spinlock.h>
 #include <media/media-device.h>
 
 #include "n900_power.h"
-
-#define CREATE_TRACE_POINTS
-#include "n900_power_trace.h"
+#include "n900_power_priv.h"
 
 static char *policy = "pipeline";
 module_param(policy, charp, 0444);
 MODULE_PARM_DESC(policy,
 		 "Who powers the entities: \"pipeline\" (default: open video nodes and enabled links, the seed semantics) or \"streaming\" (only while streaming)");
-
-/**
- * struct n900_power - one device's power resources and record
- * @dev: the device
- * @entity: its media entity
- * @supplies: regulators, in device tree property order
- * @num_supplies: number of entries in @supplies
- * @has_clk: the node names a clock
- * @clk: the clock while powered, else NULL. It is taken at power-on only:
- *	a clock held from probe would pin the provider's module (the ISP),
- *	which itself holds the consumer's module through v4l2, so that
- *	neither could ever be unloaded.
- * @clk_rate: rate to set before enabling the clock, 0 to leave it
- * @reset: its reset GPIO, or NULL
- * @on_delay_us: wait after reset release
- * @off_delay_us: wait after reset assertion
- * @active_mw: power drawn while powered
- * @refs: runtime PM references taken by our users (s_power, s_stream, open)
- * @lock: protects the fields below
- * @powered: powered now
- * @transitions: power-ups plus power-downs
- * @on_since: ktime_get_ns() of the last power-up
- * @powered_ns: time powered before @on_since
- */
-struct n900_power {
-	struct device *dev;
-	struct media_entity *entity;
-	struct regulator_bulk_data *supplies;
-	unsigned int num_supplies;
-	bool has_clk;
-	struct clk *clk;
-	u32 clk_rate;
-	struct gpio_desc *reset;
-	u32 on_delay_us;
-	u32 off_delay_us;
-	u32 active_mw;
-	atomic_t refs;
-
-	spinlock_t lock;	/* protects the record below */
-	bool powered;
-	unsigned int transitions;
-	u64 on_since;
-	u64 powered_ns;
-};
-
-/* -----------------------------------------------------------------------------
- * Event log
- */
-
-#define N900_POWER_LOG_SIZE	2048
-
-/**
- * struct n900_power_event - one entry of the event log
- * @ts_ns: ktime_get_ns() when it happened
- * @mdev: media device of the entity (compared, never dereferenced)
- * @entity: entity name
- * @event: what happened
- * @detail: supply name, clock rate or delay
- */
-struct n900_power_event {
-	u64 ts_ns;
-	const struct media_device *mdev;
-	char entity[32];
-	char event[16];
-	char detail[24];
-};
-
-static struct n900_power_event log_buf[N900_POWER_LOG_SIZE];
-static unsigned int log_first;
-static unsigned int log_count;
-static unsigned long log_dropped;
-static DEFINE_SPINLOCK(log_lock);
-
-/* the entity's name, or the device's once the entity may be gone */
-static const char *entity_name(const struct n900_power *pw)
-{
-	return pw->entity && pw->entity->name ? pw->entity->name :
-						 dev_name(pw->dev);
-}
-
-static __printf(3, 4) void power_event(struct n900_power *pw,
-				       const char *event, const char *fmt, ...)
-{
-	struct n900_power_event *e;
-	char detail[24];
-	unsigned long flags;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
-	va_end(ap);
-	trace_n900_power(entity_name(pw), event, detail);
-
-	spin_lock_irqsave(&log_lock, flags);
-	if (log_count == N900_POWER_LOG_SIZE) {
-		log_first = (log_first + 1) % N900_POWER_LOG_SIZE;
-		log_count--;
-		log_dropped++;
-	}
-	e = &log_buf[(log_first + log_count++) % N900_POWER_LOG_SIZE];
-	e->ts_ns = ktime_get_ns();
-	e->mdev = pw->entity ? pw->entity->graph_obj.mdev : NULL;
-	strscpy(e->entity, entity_name(pw), sizeof(e->entity));
-	strscpy(e->event, event, sizeof(e->event));
-	strscpy(e->detail, detail, sizeof(e->detail));
-	spin_unlock_irqrestore(&log_lock, flags);
-}
-
-/**
- * n900_power_events_show() - print the event log of one media device
- * @m: the seq_file to print to
- * @mdev: the media device whose entities' events are printed
- *
- * One event per line, oldest first: time in microseconds (CLOCK_MONOTONIC),
- * entity, event and detail, separated by tabs.
- */
-void n900_power_events_show(struct seq_file *m, const struct media_device *mdev)
-{
-	const struct n900_power_event *e;
-	unsigned long flags;
-	unsigned int i;
-
-	spin_lock_irqsave(&log_lock, flags);
-	if (log_dropped)
-		seq_printf(m, "# %lu older events dropped\n", log_dropped);
-	for (i = 0; i < log_count; i++) {
-		e = &log_buf[(log_first + i) % N900_POWER_LOG_SIZE];
-		if (e->mdev != mdev)
-			continue;
-		seq_printf(m, "%llu\t%s\t%s\t%s\n", div_u64(e->ts_ns, 1000),
-			   e->entity, e->event, e->detail);
-	}
-	spin_unlock_irqrestore(&log_lock, flags);
-}
-EXPORT_SYMBOL_GPL(n900_power_events_show);
-
-/**
- * n900_power_events_clear() - empty the event log
- */
-void n900_power_events_clear(void)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&log_lock, flags);
-	log_first = 0;
-	log_count = 0;
-	log_dropped = 0;
-	spin_unlock_irqrestore(&log_lock, flags);
-}
-EXPORT_SYMBOL_GPL(n900_power_events_clear);
-
-/* -----------------------------------------------------------------------------
- * Fault injection
- *
- * /sys/kernel/debug/n900-power/fail takes "supply ENTITY" or "clock ENTITY":
- * from then on, every power-up of the entity named ENTITY fails with -EIO
- * where its last supply or its clock would be enabled, so that the undo of
- * a partial power-up can be tested. "none" ends it. Reading it gives the
- * fault and how many power-ups it has failed.
- */
-
-enum n900_fault { N900_FAULT_NONE, N900_FAULT_SUPPLY, N900_FAULT_CLOCK };
-
-static const char * const fault_names[] = {
-	[N900_FAULT_NONE] = "none",
-	[N900_FAULT_SUPPLY] = "supply",
-	[N900_FAULT_CLOCK] = "clock",
-};
-
-static DEFINE_MUTEX(fault_lock);	/* protects the fault below */
-static enum n900_fault fault_at;
-static char fault_entity[32];
-static unsigned int fault_hits;
-static struct dentry *fault_dir;
-
-/* -EIO, after a dev_err(), when a fault is injected at @at for @pw */
-static int injected_fault(struct n900_power *pw, enum n900_fault at)
-{
-	int ret = 0;
-
-	mutex_lock(&fault_lock);
-	if (fault_at == at && !strcmp(fault_entity, entity_name(pw))) {
-		fault_hits++;
-		ret = -EIO;
-	}
-	mutex_unlock(&fault_lock);
-	if (ret)
-		dev_err(pw->dev, "%pOF: %s fault injected (debugfs n900-power/fail)\n",
-			pw->dev->of_node, fault_names[at]);
-	return ret;
-}
-
-static int fail_show(struct seq_file *m, void *unused)
-{
-	mutex_lock(&fault_lock);
-	seq_printf(m, "%s%s%s\nhits %u\n", fault_names[fault_at],
-		   fault_at ? " " : "", fault_entity, fault_hits);
-	mutex_unlock(&fault_lock);
-	return 0;
-}
-
-static ssize_t fail_write(struct file *file, const char __user *ubuf,
-			  size_t count, loff_t *ppos)
-{
-	char buf[48], *entity;
-	int at;
-
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	strim(buf);
-	entity = strchr(buf, ' ');
-	if (entity)
-		*entity++ = '\0';
-	at = match_string(fault_names, ARRAY_SIZE(fault_names), buf);
-	/* an entity with "supply" and "clock", none with "none" */
-	if (at < 0 || !entity == !!at ||
-	    (entity && strlen(entity) >= sizeof(fault_entity)))
-		return -EINVAL;
-
-	mutex_lock(&fault_lock);
-	fault_at = at;
-	strscpy(fault_entity, entity ?: "", sizeof(fault_entity));
-	fault_hits = 0;
-	mutex_unlock(&fault_lock);
-	return count;
-}
-
-DEFINE_SHOW_STORE_ATTRIBUTE(fail);
 
 /* -----------------------------------------------------------------------------
  * The sequence
@@ -288,10 +55,10 @@ static void power_off(struct n900_power *pw)
 {
 	unsigned int i;
 
-	power_event(pw, "power-off", "-");
+	n900_power_log_event(pw, "power-off", "-");
 	if (pw->reset) {
 		gpiod_set_value_cansleep(pw->reset, 1);
-		power_event(pw, "reset-asserted", "-");
+		n900_power_log_event(pw, "reset-asserted", "-");
 	}
 	if (pw->off_delay_us)
 		fsleep(pw->off_delay_us);
@@ -299,14 +66,14 @@ static void power_off(struct n900_power *pw)
 		clk_disable_unprepare(pw->clk);
 		clk_put(pw->clk);
 		pw->clk = NULL;
-		power_event(pw, "clock-off", "-");
+		n900_power_log_event(pw, "clock-off", "-");
 	}
 	for (i = pw->num_supplies; i--;) {
 		regulator_disable(pw->supplies[i].consumer);
-		power_event(pw, "supply-off", "%s", pw->supplies[i].supply);
+		n900_power_log_event(pw, "supply-off", "%s", pw->supplies[i].supply);
 	}
 	record(pw, false);
-	power_event(pw, "unpowered", "%u us", pw->off_delay_us);
+	n900_power_log_event(pw, "unpowered", "%u us", pw->off_delay_us);
 }
 
 static int clock_on(struct n900_power *pw)
@@ -347,10 +114,10 @@ static int power_on(struct n900_power *pw)
 	unsigned int i;
 	int ret;
 
-	power_event(pw, "power-on", "-");
+	n900_power_log_event(pw, "power-on", "-");
 	for (i = 0; i < pw->num_supplies; i++) {
 		ret = i + 1 == pw->num_supplies ?
-		      injected_fault(pw, N900_FAULT_SUPPLY) : 0;
+		      n900_power_fault(pw, N900_FAULT_SUPPLY) : 0;
 		if (!ret)
 			ret = regulator_enable(pw->supplies[i].consumer);
 		if (ret) {
@@ -358,32 +125,32 @@ static int power_on(struct n900_power *pw)
 				pw->dev->of_node, pw->supplies[i].supply, ret);
 			goto err_supplies;
 		}
-		power_event(pw, "supply-on", "%s", pw->supplies[i].supply);
+		n900_power_log_event(pw, "supply-on", "%s", pw->supplies[i].supply);
 	}
 	if (pw->has_clk) {
-		ret = injected_fault(pw, N900_FAULT_CLOCK);
+		ret = n900_power_fault(pw, N900_FAULT_CLOCK);
 		if (!ret)
 			ret = clock_on(pw);
 		if (ret)
 			goto err_supplies;
-		power_event(pw, "clock-on", "%lu Hz", clk_get_rate(pw->clk));
+		n900_power_log_event(pw, "clock-on", "%lu Hz", clk_get_rate(pw->clk));
 	}
 	if (pw->reset) {
 		gpiod_set_value_cansleep(pw->reset, 0);
-		power_event(pw, "reset-released", "-");
+		n900_power_log_event(pw, "reset-released", "-");
 	}
 	if (pw->on_delay_us)
 		fsleep(pw->on_delay_us);
 	record(pw, true);
-	power_event(pw, "powered", "%u us", pw->on_delay_us);
+	n900_power_log_event(pw, "powered", "%u us", pw->on_delay_us);
 	return 0;
 
 err_supplies:
 	while (i--) {
 		regulator_disable(pw->supplies[i].consumer);
-		power_event(pw, "supply-off", "%s", pw->supplies[i].supply);
+		n900_power_log_event(pw, "supply-off", "%s", pw->supplies[i].supply);
 	}
-	power_event(pw, "power-on-failed", "%d", ret);
+	n900_power_log_event(pw, "power-on-failed", "%d", ret);
 	return ret;
 }
 
@@ -729,15 +496,14 @@ static int __init n900_power_module_init(void)
 		return -EINVAL;
 	}
 	pr_info("n900-power: %s power policy\n", policy);
-	fault_dir = debugfs_create_dir("n900-power", NULL);
-	debugfs_create_file("fail", 0644, fault_dir, NULL, &fail_fops);
+	n900_power_fault_init();
 	return 0;
 }
 module_init(n900_power_module_init);
 
 static void __exit n900_power_module_exit(void)
 {
-	debugfs_remove_recursive(fault_dir);
+	n900_power_fault_exit();
 }
 module_exit(n900_power_module_exit);
 
