@@ -66,9 +66,25 @@ struct device_node *n900_ports_node(struct device *dev);
 
 int n900_check_ports(struct device *dev, unsigned int num_pads);
 
-int n900_subdev_register(struct v4l2_subdev *sd, struct device *dev,
-			 const char *name, u16 num_pads, struct media_pad *pads,
-			 bool sensor);
+int __n900_subdev_register(struct v4l2_subdev *sd, struct device *dev,
+			   const char *name, u16 num_pads,
+			   struct media_pad *pads, bool sensor,
+			   const char *lock_name, struct lock_class_key *key);
+
+/*
+ * n900_subdev_register() - see __n900_subdev_register(). A macro, as
+ * v4l2_subdev_init_finalize() is: each driver's subdevice states get a
+ * lock class of their own, so that lockdep tells a sensor's state lock
+ * from the switch's when a link between them is validated with both held.
+ */
+#define n900_subdev_register(sd, dev, name, num_pads, pads, sensor)	\
+	({								\
+		static struct lock_class_key __key;			\
+		__n900_subdev_register(sd, dev, name, num_pads, pads,	\
+				       sensor, KBUILD_BASENAME		\
+				       ":sd->active_state->lock",	\
+				       &__key);				\
+	})
 
 void n900_subdev_unregister(struct n900_subdev *nsd);
 

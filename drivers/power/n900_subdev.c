@@ -155,8 +155,8 @@ int n900_check_ports(struct device *dev, unsigned int num_pads)
 EXPORT_SYMBOL_GPL(n900_check_ports);
 
 /**
- * n900_subdev_register() - name a subdevice after its DT node and register
- *	it with v4l2-async
+ * __n900_subdev_register() - name a subdevice after its DT node and
+ *	register it with v4l2-async (use n900_subdev_register())
  * @sd: a subdevice set up with n900_subdev_init(), its entity function
  *	and, if it has controls, its control handler; a shared
  *	@sd->state_lock, if any, is set
@@ -166,6 +166,8 @@ EXPORT_SYMBOL_GPL(n900_check_ports);
  * @pads: the pads, their flags set
  * @sensor: register as a sensor, so that its "lens-focus" and "flash-leds"
  *	devices bind to it (v4l2_async_register_subdev_sensor())
+ * @lock_name: lockdep name of the lock of its active state
+ * @key: lockdep class of that lock, one per caller
  *
  * Sets up the device's power from its DT node (n900_power_init(); the
  * driver uses n900_power_pm_ops and the n900_power_subdev_* operations),
@@ -177,9 +179,10 @@ EXPORT_SYMBOL_GPL(n900_check_ports);
  *
  * Return: 0 or a negative errno.
  */
-int n900_subdev_register(struct v4l2_subdev *sd, struct device *dev,
-			 const char *name, u16 num_pads, struct media_pad *pads,
-			 bool sensor)
+int __n900_subdev_register(struct v4l2_subdev *sd, struct device *dev,
+			   const char *name, u16 num_pads,
+			   struct media_pad *pads, bool sensor,
+			   const char *lock_name, struct lock_class_key *key)
 {
 	const char *label;
 	int ret;
@@ -207,7 +210,7 @@ int n900_subdev_register(struct v4l2_subdev *sd, struct device *dev,
 		return dev_err_probe(dev, ret, "%pOF: cannot init pads\n",
 				     dev->of_node);
 
-	ret = v4l2_subdev_init_finalize(sd);
+	ret = __v4l2_subdev_init_finalize(sd, lock_name, key);
 	if (ret)
 		return dev_err_probe(dev, ret, "%pOF: cannot init state\n",
 				     dev->of_node);
@@ -219,7 +222,7 @@ int n900_subdev_register(struct v4l2_subdev *sd, struct device *dev,
 				     dev->of_node);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(n900_subdev_register);
+EXPORT_SYMBOL_GPL(__n900_subdev_register);
 
 /**
  * n900_subdev_unregister() - undo n900_subdev_register() at remove
