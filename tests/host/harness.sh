@@ -47,7 +47,10 @@ done
 
 kunit=
 if [ -n "$ksrc" ]; then
-	if [ -f "$ksrc/tools/testing/kunit/kunit.py" ] && command -v python3 >/dev/null; then
+	# the interpreter itself, not a wrapper (pyenv's shim costs 0.1 s a
+	# start, and kunit.py starts once per document)
+	if [ -f "$ksrc/tools/testing/kunit/kunit.py" ] &&
+		python=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$python" ]; then
 		kunit=$(cd "$ksrc/tools/testing/kunit" && pwd)/kunit.py
 		[ -n "$json" ] || [ -z "$junit" ] || json=$(dirname "$junit")/kunit.json
 	else
@@ -150,9 +153,9 @@ ktap_count() {
 # status 1 when kunit.py left a document without its JSON.
 kunit_count() {
 	# shellcheck disable=SC2016 # expanded by sh -c, not here
-	local run='python3 "$0" parse --json="$1.json" "$1" >"$1.out" 2>&1 || true'
-	printf '%s\n' ${docs[@]+"${docs[@]}"} | xargs -r -n1 -P2 sh -c "$run" "$kunit"
-	python3 - "$tmp/docs/index" "$json" <<'PY'
+	local run='"$0" "$1" parse --json="$2.json" "$2" >"$2.out" 2>&1 || true'
+	printf '%s\n' ${docs[@]+"${docs[@]}"} | xargs -r -n1 -P2 sh -c "$run" "$python" "$kunit"
+	"$python" - "$tmp/docs/index" "$json" <<'PY'
 import json
 import sys
 
