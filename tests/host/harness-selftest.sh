@@ -150,17 +150,17 @@ selftest() {
 # whole harness): the cases that must then fail, in MODES (awk, kunit)
 mutations=()
 while IFS= read -r m; do mutations+=("$m"); done <<'EOF'
-no_artefact_strip|awk kunit|pass|s{\|\s*sed '/\^N900-ARTEFACTS-BEGIN/,/\^N900-ARTEFACTS-END/d' \|}{|}
-guest_comments_searched|awk kunit|pass|s{first=\$\(grep -v '\^# ' "\$clean" \| grep -n -m1 -E "\$splat_re"}{first=\$(grep -n -m1 -E "\$splat_re" "\$clean"}
-not_ok_uncounted|awk|not_ok|s{else \{ fail\+\+; }{else { }
-not_ok_uncounted_kunit|kunit|not_ok|s{doc_counts\[case\["status"\]\] \+= 1}{doc_counts["PASS" if case["status"] == "FAIL" else case["status"]] += 1}
-missing_plan_allowed|awk kunit|missing_plan|s{if \(plan < 0 \|\| results > plan \|\| \(!kunit && results < plan\)\)}{if (plan >= 0 && (results > plan || (!kunit && results < plan)))}
-short_plan_allowed|awk|short_plan splat_panic|s{ \|\| \(!kunit && results < plan\)}{}
-short_plan_allowed_kunit|kunit|short_plan splat_panic|s{if doc_counts\["ERROR"\]:}{if False:}
-no_timeout_check|awk kunit|timeout splat_panic|s{grep -q '\^N900-TESTS-END' "\$clean" && ended=0}{ended=0}
-no_splat_check|awk kunit|splat_kasan splat_ubsan splat_kmemleak splat_lockdep splat_lockdep-key splat_hung-task splat_oops splat_bug splat_warning splat_panic|s{if \[ -n "\$first" \]; then}{if false; then}
-host_ktap_ignored|awk kunit|artefacts_missing|s{(>>"\$srcs"\n)\tinputs\+=\("\$i"\)\ndone\n\n}{$1done\n\n}
-missing_console_ignored|awk kunit|console_missing|s{missing=1}{missing=0}
+no_artefact_strip|awk kunit|pass|s~\|\s*sed '/\^N900-ARTEFACTS-BEGIN/,/\^N900-ARTEFACTS-END/d' \|~|~
+guest_comments_searched|awk kunit|pass|s~first=\$\(grep -v '\^# ' "\$clean" \| grep -n -m1 -E "\$splat_re"~first=\$(grep -n -m1 -E "\$splat_re" "\$clean"~
+not_ok_uncounted|awk|not_ok|s~else \{ fail\+\+; ~else { ~
+not_ok_uncounted_kunit|kunit|not_ok|s~doc_counts\[case\["status"\]\] \+= 1~doc_counts["PASS" if case["status"] == "FAIL" else case["status"]] += 1~
+missing_plan_allowed|awk kunit|missing_plan|s~if \(plan < 0 \|\| results > plan \|\| \(!kunit && results < plan\)\)~if (plan >= 0 && (results > plan || (!kunit && results < plan)))~
+short_plan_allowed|awk|short_plan splat_panic|s~ \|\| \(!kunit && results < plan\)~~
+short_plan_allowed_kunit|kunit|short_plan splat_panic|s~if doc_counts\["ERROR"\]:~if False:~
+no_timeout_check|awk|timeout splat_panic|s~grep -q '\^N900-TESTS-END' "\$clean" && ended=0~ended=0~
+no_splat_check|awk|splat_kasan splat_ubsan splat_kmemleak splat_lockdep splat_lockdep-key splat_hung-task splat_oops splat_bug splat_warning splat_panic|s~if \[ -n "\$first" \]; then~if false; then~
+host_ktap_ignored|awk kunit|artefacts_missing|s~(\.ktap\)" >>"\$srcs"\n)\tinputs\+=\("\$i"\)\n~$1~
+missing_console_ignored|awk|console_missing|s~missing=1~missing=0~
 EOF
 # each kind of splat forgotten in turn: its case must fail (unnoticed, or
 # named as another kind)
@@ -168,7 +168,7 @@ for kind in KASAN UBSAN kmemleak lockdep 'hung task' panic Oops BUG WARNING; do
 	c=splat_${kind,,}
 	c=${c/ /-}
 	[ "$kind" != lockdep ] || c="$c splat_lockdep-key"
-	mutations+=("kind_${kind// /_}_forgotten|awk|$c|s{\\n\\t'$kind=[^\\n]*}{}")
+	mutations+=("kind_${kind// /_}_forgotten|awk|$c|s~\\n\\t'$kind=[^\\n]*~~")
 done
 n=0
 fail=0
@@ -178,7 +178,12 @@ for m in "${mutations[@]}"; do
 	IFS='|' read -r name modes targets expr <<<"$m"
 	n=$((n + 1))
 	mutant=$tmp/harness-$name.sh
-	perl -0pe "$expr" "$harness" >"$mutant"
+	if ! perl -0pe "$expr" "$harness" >"$mutant" 2>"$mutant.err"; then
+		fail=1
+		sed 's/^/# /' "$mutant.err"
+		echo "not ok $n $name"
+		continue
+	fi
 	chmod +x "$mutant"
 	if cmp -s "$harness" "$mutant"; then
 		fail=1
