@@ -1,29 +1,62 @@
 #!/usr/bin/env bash
-# harness.sh [--host KTAP_FILE]... CONSOLE_LOG... - the verdict of a test run.
+# harness.sh [--host KTAP_FILE]... [--junit FILE] [--json FILE] [--ksrc DIR]
+#            CONSOLE_LOG... - the verdict of a test run.
 #
 # Reads the guest console logs (one per test boot) and:
 #  - parses every KTAP document (each must have a plan, and as many
 #    results as the plan says);
 #  - fails on any "not ok", on a missing or short plan, on a boot that
 #    never reached the end of its suite (timeout, crash), and on any kernel
-#    splat: WARNING, BUG, Oops, panic, KASAN, lockdep, kmemleak, UBSAN.
-# Host-side KTAP files (--host, e.g. the lint results) are counted too, but
-# not searched for splats. Prints the failing tests, the first splat of a
-# boot with its context, and ends with the line "N passed, N failed". Exit
-# status 1 on any failure.
+#    splat: WARNING, BUG, Oops, panic, KASAN, UBSAN, lockdep, kmemleak,
+#    hung task.
+# Host-side KTAP files (--host, e.g. the lint results and the artefact
+# checks) are counted too, but not searched for splats. Prints the failing
+# tests, the first splat of a boot (its kind, with context), and ends with
+# the line "N passed, N failed". Exit status 1 on any failure.
+#
+# --ksrc DIR (or N900_KSRC=DIR): a kernel source tree; its KTAP parser,
+# tools/testing/kunit/kunit.py parse, then counts the results of each
+# document, and its KernelCI JSON of every document goes to --json FILE
+# (by default kunit.json next to the --junit file). Without it (or when
+# kunit.py fails) our awk below counts. What kunit.py does not do is ours
+# either way: splitting a console into its documents (kunit.py parses the
+# first KTAP document of its input only, and our consoles hold one per
+# suite), requiring a plan (kunit.py accepts a document without one) and
+# no result past it (kunit.py stops reading at the plan), kernel splats,
+# timeouts, missing consoles, and the JUnit file. kunit.py counts a
+# "not ok N name # SKIP" as skipped, our awk as failed; no suite prints one.
+# tests/host/harness-selftest.sh runs this on the recorded consoles of
+# tests/data/consoles/.
 set -euo pipefail
 
 hosts=()
 logs=()
 junit=
+json=
+ksrc=${N900_KSRC:-}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host) hosts+=("$2"); shift 2 ;;
 	--junit) junit=$2; shift 2 ;;
+	--json) json=$2; shift 2 ;;
+	--ksrc) ksrc=$2; shift 2 ;;
 	*) logs+=("$1"); shift ;;
 	esac
 done
-[ ${#logs[@]} -gt 0 ] || { echo "usage: harness.sh [--host KTAP]... CONSOLE_LOG..." >&2; exit 2; }
+[ ${#logs[@]} -gt 0 ] || { echo "usage: harness.sh [--host KTAP]... [--junit FILE] [--json FILE] [--ksrc DIR] CONSOLE_LOG..." >&2; exit 2; }
+
+kunit=
+if [ -n "$ksrc" ]; then
+	# the interpreter itself, not a wrapper (pyenv's shim costs 0.1 s a
+	# start, and kunit.py starts once per document)
+	if [ -f "$ksrc/tools/testing/kunit/kunit.py" ] &&
+		python=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$python" ]; then
+		kunit=$(cd "$ksrc/tools/testing/kunit" && pwd)/kunit.py
+		[ -n "$json" ] || [ -z "$junit" ] || json=$(dirname "$junit")/kunit.json
+	else
+		echo "harness: no $ksrc/tools/testing/kunit/kunit.py (or no python3): our awk counts the KTAP results"
+	fi
+fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -44,28 +77,147 @@ for i in "${!logs[@]}"; do
 		missing=1
 	fi
 done
-ktap=$tmp/all.ktap
-cat "$tmp"/console.* ${hosts[@]+"${hosts[@]}"} >"$ktap"
-
-# KTAP: count results per document and check plans.
-read -r passed failed skipped plan_errors < <(awk '
+# KTAP: each console and host file cut into its documents ($tmp/docs/N.ktap,
+# listed in $tmp/docs/index: number, file, source, suite); a document ends
+# at the next one, at a marker line of the guest (N900-KMEMLEAK-BEGIN,
+# N900-DMESG-BEGIN, N900-TESTS-END, ...) or at the end of its file.
+mkdir "$tmp/docs"
+srcs=$tmp/docs/sources
+: >"$srcs"
+inputs=()
+for i in "${!logs[@]}"; do
+	printf '%s\t%s\n' "$tmp/console.$i" "$(basename "${logs[$i]}" .log)" >>"$srcs"
+	inputs+=("$tmp/console.$i")
+done
+for i in ${hosts[@]+"${hosts[@]}"}; do
+	printf '%s\thost\t%s\n' "$i" "$(basename "$i" .ktap)" >>"$srcs"
+	inputs+=("$i")
+done
+awk -v docs="$tmp/docs" '
 	function close_doc() {
-		if (indoc && (plan < 0 || results != plan)) {
-			printf "harness: KTAP document %d: plan %s, %d results\n",
-				ndoc, plan < 0 ? "missing" : plan, results > "/dev/stderr"
-			perr++
+		if (!indoc) return
+		close(file)
+		printf "%d\t%s\t%s\t%s\n", ndoc, file, source, suite > (docs "/index")
+		indoc = 0
+	}
+	FILENAME == ARGV[1] { src[$1] = $2; host[$1] = $3; next }
+	FNR == 1 { close_doc(); source = src[FILENAME]; next_suite = "" }
+	/^# suite / { split($3, a, "/"); next_suite = a[length(a)] }
+	/^KTAP version 1$/ {
+		close_doc(); indoc = 1; ndoc++
+		suite = host[FILENAME] != "" ? host[FILENAME] : next_suite != "" ? next_suite : "ktap" ndoc
+		next_suite = ""
+		file = sprintf("%s/%04d.ktap", docs, ndoc)
+	}
+	/^N900-/ { close_doc(); next }
+	indoc { print > file }
+	END { close_doc() }
+' "$srcs" "${inputs[@]}"
+touch "$tmp/docs/index"
+docs=()
+while IFS=$'\t' read -r _ f _; do docs+=("$f"); done <"$tmp/docs/index"
+
+# ktap_count KUNIT: our count of the documents' results and check of their
+# plans (every document has one, and as many results as it says; none at
+# all is an error too); with KUNIT=1 the counts and short plans are
+# kunit.py's, and this reports only a missing plan or results past it.
+# Prints "passed failed skipped plan-errors".
+ktap_count() {
+	awk -v kunit="$1" '
+		function close_doc() {
+			if (!indoc) return
+			if (plan < 0 || results > plan || (!kunit && results < plan)) {
+				printf "harness: KTAP document %d: plan %s, %d results\n",
+					ndoc, plan < 0 ? "missing" : plan, results > "/dev/stderr"
+				perr++
+			}
 		}
-	}
-	/^KTAP version 1$/ { close_doc(); indoc = 1; ndoc++; plan = -1; results = 0; next }
-	indoc && /^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; next }
-	indoc && /^(not )?ok [0-9]+/ {
-		results++
-		if ($0 ~ /^ok / && $0 ~ /# SKIP/) { skip++; next }
-		if ($0 ~ /^ok /) pass++
-		else { fail++; print "harness: FAILED: " $0 > "/dev/stderr" }
-	}
-	END { close_doc(); printf "%d %d %d %d\n", pass, fail, skip, perr + (ndoc ? 0 : 1) }
-' "$ktap")
+		FNR == 1 { close_doc(); indoc = 1; ndoc++; plan = -1; results = 0 }
+		/^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; next }
+		/^(not )?ok [0-9]+/ {
+			results++
+			if ($0 ~ /^ok / && $0 ~ /# SKIP/) { skip++; next }
+			if ($0 ~ /^ok /) pass++
+			else { fail++; if (!kunit) print "harness: FAILED: " $0 > "/dev/stderr" }
+		}
+		END { close_doc(); printf "%d %d %d %d\n", pass, fail, skip, perr + (ndoc ? 0 : 1) }
+	' ${docs[@]+"${docs[@]}"} </dev/null
+}
+
+# kunit_count: kunit.py parse --json on each document alone (two at a
+# time: the host has two cores; kunit.py changes to the kernel tree, so
+# every path is absolute); then the sum of their test cases (PASS, FAIL,
+# SKIP, and ERROR: a result the plan promised and the document lacks), the
+# failures and short plans reported, and the JSON of every document,
+# grouped by console, in $json. Prints "passed failed skipped short-plans";
+# status 1 when kunit.py left a document without its JSON.
+kunit_count() {
+	# shellcheck disable=SC2016 # expanded by sh -c, not here
+	local run='"$0" "$1" parse --json="$2.json" "$2" >"$2.out" 2>&1 || true'
+	printf '%s\n' ${docs[@]+"${docs[@]}"} | xargs -r -n1 -P2 sh -c "$run" "$python" "$kunit"
+	"$python" - "$tmp/docs/index" "$json" <<'PY'
+import json
+import sys
+
+index, out = sys.argv[1], sys.argv[2]
+counts = {"PASS": 0, "FAIL": 0, "SKIP": 0, "ERROR": 0}
+short = 0
+sources = {}
+for line in open(index, encoding="utf-8"):
+    num, doc, source, suite = line.rstrip("\n").split("\t")
+    try:
+        with open(doc + ".json", encoding="utf-8") as f:
+            group = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"harness: kunit.py gave no JSON for KTAP document {num} ({e})", file=sys.stderr)
+        sys.exit(1)
+    group["name"] = suite
+    sources.setdefault(source, []).append(group)
+    doc_counts = {k: 0 for k in counts}
+
+    def walk(g):
+        for case in g["test_cases"]:
+            doc_counts[case["status"]] += 1
+            if case["status"] == "FAIL":
+                print(f"harness: FAILED: {source}/{suite}: not ok {case['name']}", file=sys.stderr)
+        for sub in g["sub_groups"]:
+            walk(sub)
+
+    walk(group)
+    if doc_counts["ERROR"]:
+        ran = doc_counts["PASS"] + doc_counts["FAIL"] + doc_counts["SKIP"]
+        plan = ran + doc_counts["ERROR"]
+        print(f"harness: KTAP document {num}: plan {plan}, {ran} results", file=sys.stderr)
+        short += 1
+    for k in counts:
+        counts[k] += doc_counts[k]
+if out:
+    common = {"arch": "arm", "defconfig": "", "build_environment": "",
+              "lab_name": None, "kernel": None, "job": None, "git_branch": "kselftest"}
+    report = {"name": "n900-isp ./build.sh test",
+              "sub_groups": [dict({"name": s, "sub_groups": g, "test_cases": []}, **common)
+                             for s, g in sources.items()],
+              "test_cases": []}
+    report.update(common)
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(report, f, indent=4)
+        f.write("\n")
+print(counts["PASS"], counts["FAIL"], counts["SKIP"], short)
+PY
+}
+counted=
+if [ -n "$kunit" ] && ! counted=$(kunit_count); then
+	echo "harness: kunit.py parse failed (above): our awk counts the KTAP results"
+	counted=
+fi
+if [ -n "$counted" ]; then
+	read -r passed failed skipped plan_errors < <(ktap_count 1)
+	read -r passed failed skipped short <<<"$counted"
+	plan_errors=$((plan_errors + short))
+	echo "harness: KTAP results counted by kunit.py parse (${#docs[@]} documents)${json:+; KernelCI JSON: $json}"
+else
+	read -r passed failed skipped plan_errors < <(ktap_count "")
+fi
 
 extra_pass=0
 extra_fail=0
@@ -148,6 +300,41 @@ write_junit() {
 	} >"$1"
 }
 
+# The kernel splats, by kind, the most specific first: a report is named by
+# the first kind that its first line or the two after it match (a "cut
+# here" line comes before the WARNING or UBSAN line that says what it is;
+# a KASAN report's first line is "BUG: KASAN: ..."). Lines that start with
+# "# " are the guests' own words (a suite may quote a splat it found).
+# Each entry: KIND=EXTENDED-REGEX.
+splat_kinds=(
+	'KASAN=KASAN:'
+	'UBSAN=UBSAN:'
+	'kmemleak=kmemleak: [0-9]+ new suspected|unreferenced object 0x'
+	'lockdep=WARNING: (possible (circular|recursive) locking|possible irq lock inversion|inconsistent lock state|suspicious RCU usage|bad unlock balance)|INFO: (possible|inconsistent|trying to register)'
+	'hung task=INFO: task .* blocked'
+	'panic=Kernel panic'
+	'Oops=Oops|Unable to handle kernel|Internal error:'
+	'BUG=BUG:'
+	'WARNING=WARNING:|cut here \]-'
+)
+splat_re=
+for k in "${splat_kinds[@]}"; do splat_re=${splat_re:+$splat_re|}${k#*=}; done
+splat_re="($splat_re)"
+
+# splat_kind FILE LINE: the kind of the splat at LINE of FILE (its lines
+# that are not the guests' "# " ones)
+splat_kind() {
+	local k window
+	window=$(grep -v '^# ' "$1" | sed -n "$2,$(($2 + 2))p")
+	for k in "${splat_kinds[@]}"; do
+		if grep -qE "${k#*=}" <<<"$window"; then
+			echo "${k%%=*}"
+			return
+		fi
+	done
+	echo "splat"
+}
+
 for i in "${!logs[@]}"; do
 	clean=$tmp/console.$i
 	name=$(basename "${logs[$i]}")
@@ -155,10 +342,9 @@ for i in "${!logs[@]}"; do
 	grep -q '^N900-TESTS-END' "$clean" && ended=0
 	check "$name: guest ran its whole suite (no timeout, hang or crash)" "$ended"
 
-	splat_re='(WARNING:|BUG:|Oops|Kernel panic|UBSAN:|KASAN:|kmemleak: [0-9]+ new suspected|unreferenced object 0x|Unable to handle kernel|Internal error:|INFO: (possible|inconsistent|trying to register|task .* blocked)|cut here \]-)'
 	first=$(grep -v '^# ' "$clean" | grep -n -m1 -E "$splat_re" | cut -d: -f1 || true)
 	if [ -n "$first" ]; then
-		echo "harness: kernel splat in $name (first one, with context):"
+		echo "harness: kernel splat in $name: $(splat_kind "$clean" "$first") (first one, with context):"
 		grep -v '^# ' "$clean" | sed -n "$((first > 5 ? first - 5 : 1)),$((first + 30))p" | sed 's/^/  | /'
 		check "$name: no kernel splat" 1
 	else
