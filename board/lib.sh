@@ -11,6 +11,7 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=$TOP/build
 CACHE=${N900_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/n900-isp}
 LOGS=$BUILD/logs
+# shellcheck disable=SC2034 # the steps' make -j
 JOBS=${N900_JOBS:-$(nproc)}
 CROSS=arm-linux-gnueabihf-
 KSRC_PKG=linux-source-6.12
@@ -93,7 +94,7 @@ ensure_packages() {
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 		--no-install-recommends "${missing[@]}" >"$LOGS/apt-install.log" 2>&1 ||
 		die "apt-get install failed, see $LOGS/apt-install.log"
-	done_step
+	done_step "${#missing[@]} package(s)"
 }
 
 # state_set FLAVOUR KEY VALUE: record KEY=VALUE in build/FLAVOUR/state

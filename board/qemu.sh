@@ -1,6 +1,6 @@
-# shellcheck shell=bash
-# The one QEMU command line of this project. build.sh sources this file; the
-# README quotes it. Change the machine here and nowhere else.
+#!/usr/bin/env bash
+# board/qemu.sh - the one QEMU command line of this project, and the boot
+# step. Change the machine here and nowhere else.
 #
 #   qemu-system-arm -M virt -cpu cortex-a15 -smp 2 -m 256M \
 #       -nographic -nodefaults -no-reboot -serial mon:stdio \
@@ -17,12 +17,24 @@
 # Host sharing: QEMU_SHARE=DIR adds a virtio-9p device (mount tag "n900")
 # exporting DIR to the guest, which mounts it on /mnt.
 #
-# qemu_boot and qemu_boot_uboot exec QEMU: run them in a subshell (or a
-# "bash -c", as build.sh does under timeout, which then kills QEMU itself).
+# Commands:
+#   board/qemu.sh dumpdtb OUT      QEMU's own virt tree for this machine
+#   board/qemu.sh share-mode       how guests hand files over: 9p or console
+#   board/qemu.sh boot [OPTIONS] FLAVOUR MODE TOPOLOGY RUN NAME
+#       boot one guest (mode demo, test, shell, bench or bench-stream) with
+#       the FLAVOUR kernel and initramfs (build/FLAVOUR/state) on the tree
+#       build/dt/TOPOLOGY.dtb; its console goes to RUN/NAME.log (and to the
+#       terminal with N900_VERBOSE=1 or in mode shell), its artefacts to
+#       RUN/NAME/, its boot timing to RUN/NAME/boot-timing. OPTIONS:
+#       --uboot (through U-Boot and the FIT image, board/fit.sh),
+#       --console (artefacts over the console even with virtio-9p),
+#       --append ARGS (more kernel arguments), --timeout SECONDS.
+# shellcheck source=board/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 QEMU_BIN=qemu-system-arm
 QEMU_MACHINE=virt
-# QEMU_SMP: vCPUs (default 2). ./build.sh test runs two guests side by side
+# QEMU_SMP: vCPUs (default 2). ./build.sh test runs guests side by side
 # with one vCPU each, so that they do not fight over the host's two cores.
 # N900_QEMU_MEM: guest RAM (default 256M; the debug kernel needs 768M for
 # chain-4096, whose 4096 entities KASAN and kmemleak track).
@@ -75,3 +87,116 @@ qemu_boot_uboot() {
 		-kernel "$fit" -append "console=ttyAMA0 $append" \
 		${share[@]+"${share[@]}"} "$@"
 }
+
+# share_mode: how guests send artefacts: virtio-9p, or the console
+share_mode() {
+	case ${N900_SHARE:-auto} in
+	console) echo console ;;
+	9p | auto)
+		if qemu_has_9p; then
+			echo 9p
+		elif [ "${N900_SHARE:-auto}" = 9p ]; then
+			die "N900_SHARE=9p, but $QEMU_BIN has no virtio-9p-device"
+		else
+			echo console
+		fi
+		;;
+	*) die "N900_SHARE: '$N900_SHARE' is not auto, 9p or console" ;;
+	esac
+}
+
+# stamp_console TIMING: copy the console through, noting when QEMU started,
+# when the kernel's first console line and /init's first line came
+# (seconds since the epoch), and when the console ended.
+stamp_console() {
+	local t0=$EPOCHREALTIME tk='' line
+	while IFS= read -r line; do
+		printf '%s\n' "$line"
+		case $line in
+		*"Booting Linux on physical CPU"*) tk=$EPOCHREALTIME ;;
+		N900-BOOT:*)
+			printf 'qemu_start %s\nkernel_console %s\ninit %s\n' \
+				"$t0" "${tk:-$EPOCHREALTIME}" "$EPOCHREALTIME" >"$1"
+			break
+			;;
+		esac
+	done
+	cat
+	printf 'end %s\n' "$EPOCHREALTIME" >>"$1"
+}
+
+# show_console LOG: the console into LOG; on the terminal too with
+# N900_VERBOSE=1, else only the guest's own progress lines (N900-BOOT:,
+# N900-DEMO:)
+show_console() {
+	if [ "${N900_VERBOSE:-0}" = 1 ]; then
+		tee "$1"
+	else
+		tee "$1" | tr -d '\r' | { grep --line-buffered -E '^N900-(BOOT|DEMO):' || true; } |
+			sed -u 's/^N900-[A-Z]*: /[build]     guest: /'
+	fi
+}
+
+# boot_guest [OPTIONS] FLAVOUR MODE TOPOLOGY RUN NAME (see the top)
+boot_guest() {
+	local path=direct how='' append='' timeout=${N900_BOOT_TIMEOUT:-2400}
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--uboot) path=uboot; shift ;;
+		--console) how=console; shift ;;
+		--append) append=$2; shift 2 ;;
+		--timeout) timeout=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	[ $# -eq 5 ] || die "usage: board/qemu.sh boot [--uboot] [--console] [--append ARGS] [--timeout S] FLAVOUR MODE TOPOLOGY RUN NAME"
+	local flavour=$1 mode=$2 topo=$3 run=$4 name=$5 qemu_cmd
+	local out=$run/$name log=$run/$name.log dtb=$BUILD/dt/$3.dtb fit
+	[ -f "$dtb" ] || die "no $dtb: run ./build.sh dtb $topo"
+	[ -n "$how" ] || how=$(cat "$run/share-mode" 2>/dev/null || share_mode)
+	append="n900.mode=$mode $(cat "$BUILD/dt/$topo.cmdline") $append ${N900_KERNEL_ARGS:-}"
+	mkdir -p "$out"
+	case $path in
+	direct)
+		qemu_cmd=(run-direct "$(state_get "$flavour" KOUT)/arch/arm/boot/zImage"
+			"$(state_get "$flavour" INITRD)" "$dtb" "$append")
+		;;
+	uboot)
+		fit=$(state_get "$flavour" FIT)
+		fit_configs | grep -qx "$topo" ||
+			die "topology $topo is not a configuration of board/n900.its ($(fit_configs | tr '\n' ' '))"
+		qemu_cmd=(run-uboot "$fit" "$(dirname "$fit")/env-$topo.img" "$append")
+		;;
+	esac
+	local qshare=
+	[ "$how" != 9p ] || qshare=$out
+	echo "$how" >"$out/share-expected"
+	say "==> booting QEMU: $path boot, $topo, mode $mode, artefacts by $how; console: ${log#"$TOP"/}"
+	if [ "$mode" = shell ]; then
+		QEMU_SHARE=$qshare "$0" "${qemu_cmd[@]}"
+		return
+	fi
+	local rc=0
+	# run-* exec QEMU: it is timeout's own child, which timeout kills
+	QEMU_SHARE=$qshare timeout --foreground -k 10 "$timeout" "$0" "${qemu_cmd[@]}" </dev/null |
+		stamp_console "$out/boot-timing" | show_console "$log" || rc=$?
+	[ "$rc" -ne 124 ] || say "QEMU timed out after ${timeout}s ($log)" >&2
+	# the console fallback: a base64 tar.gz between markers
+	if grep -q '^N900-ARTEFACTS-BEGIN' "$log"; then
+		tr -d '\r' <"$log" | sed -n '/^N900-ARTEFACTS-BEGIN/,/^N900-ARTEFACTS-END/p' |
+			sed '1d;$d' | base64 -d | tar -xzf - -C "$out" ||
+			say "warning: the artefacts on the console of $name are damaged ($log)" >&2
+	fi
+	return 0
+}
+
+cmd=${1:-}
+[ $# -eq 0 ] || shift
+case $cmd in
+dumpdtb) qemu_dumpdtb "$@" ;;
+share-mode) share_mode ;;
+boot) boot_guest "$@" ;;
+run-direct) qemu_boot "$@" ;;
+run-uboot) qemu_boot_uboot "$@" ;;
+*) die "usage: board/qemu.sh dumpdtb OUT | share-mode | boot ... (see its top)" ;;
+esac
