@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# rootfs/build.sh FLAVOUR MODE TOPOLOGY [TOPOLOGY...]: the initramfs step.
+# Downloads the guest's Debian packages (armhf, through a private apt
+# configuration: the host's apt sources are never touched), cross-compiles
+# the guest tests, computes what the tests compare against (reference
+# frames, documented errnos, malformed trees), and packs
+# build/FLAVOUR/rootfs.cpio: the packages, the FLAVOUR kernel's modules and
+# ours (build/FLAVOUR/state: KOUT, MODULES), rootfs/overlay/, the tests.
+# MODE (demo, test, shell, bench) is the guest's default mode. The expected
+# topology of each TOPOLOGY (build/dt/TOPOLOGY.expected, from dts/build.sh
+# --expected) goes to /etc/n900/topologies/; the first is also
+# /etc/n900/topology.expected (the guest's init picks the one of the tree
+# it booted, n900.topology= on its command line).
+# Writes INITRD and INITRD_SIZE (without the padding) to build/FLAVOUR/state.
+# shellcheck source=board/lib.sh
+. "$(dirname "$0")/../board/lib.sh"
+
+[ $# -ge 3 ] || die "usage: rootfs/build.sh FLAVOUR MODE TOPOLOGY [TOPOLOGY...]"
+flavour=$1 mode=$2
+shift 2
+load_kernel "$flavour"
+MODULES=$(state_get "$flavour" MODULES)
+GUEST_SUITE=${N900_GUEST_SUITE:-trixie}
+# Guest packages (Debian armhf). apt resolves their libraries.
+GUEST_PACKAGES=(busybox-static v4l-utils)
+for topo in "$@"; do
+	[ -s "$BUILD/dt/$topo.expected" ] || die "no build/dt/$topo.expected: run dts/build.sh --expected $topo"
+done
+
+# The mirror is the one the host already uses for Debian; only the suite
+# and architecture differ. Nothing here writes to /etc/apt.
+host_debian_mirror() {
+	local uri
+	uri=${N900_DEBIAN_MIRROR:-}
+	[ -n "$uri" ] && { echo "$uri"; return; }
+	# shellcheck disable=SC2016 # $(REPO_URI) is apt's template syntax
+	uri=$(apt-get indextargets --format '$(REPO_URI)' 'Identifier: Packages' 2>/dev/null |
+		grep -v -- '-security' | grep -E '/debian/?$' | head -n1 || true)
+	[ -n "$uri" ] || die "cannot find the host's Debian mirror; set N900_DEBIAN_MIRROR"
+	echo "${uri%/}"
+}
+
+guest_packages() {
+	local apt=$CACHE/apt-$GUEST_SUITE-armhf key mirror v
+	key=$(echo "$GUEST_SUITE ${GUEST_PACKAGES[*]}" | sha256sum | cut -c1-16)
+	DEBS=$apt/cache/archives
+	[ -f "$apt/.ready-$key" ] && return 0
+	step "downloading guest packages (Debian $GUEST_SUITE armhf): ${GUEST_PACKAGES[*]}"
+	mirror=$(host_debian_mirror)
+	mkdir -p "$apt"/{lists/partial,cache/archives/partial,state,etc/apt.conf.d,etc/preferences.d,etc/sources.list.d}
+	: >"$apt/status"
+	echo "deb [arch=armhf signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $GUEST_SUITE main" \
+		>"$apt/sources.list"
+	cat >"$apt/apt.conf" <<-EOC
+		Dir::State "$apt/state";
+		Dir::State::lists "$apt/lists";
+		Dir::State::status "$apt/status";
+		Dir::Cache "$apt/cache";
+		Dir::Etc::sourcelist "$apt/sources.list";
+		Dir::Etc::sourceparts "$apt/etc/sources.list.d";
+		Dir::Etc::parts "$apt/etc/apt.conf.d";
+		Dir::Etc::preferences "$apt/etc/preferences";
+		Dir::Etc::preferencesparts "$apt/etc/preferences.d";
+		APT::Architecture "armhf";
+		APT::Architectures { "armhf"; };
+		Acquire::Languages "none";
+		APT::Install-Recommends "false";
+		Debug::NoLocking "true";
+	EOC
+	APT_CONFIG=$apt/apt.conf run_logged guest-apt-update apt-get update
+	APT_CONFIG=$apt/apt.conf run_logged guest-apt-download \
+		apt-get -y --download-only install "${GUEST_PACKAGES[@]}"
+	v=$(dpkg-deb -f "$DEBS"/v4l-utils_*_armhf.deb Version)
+	case $v in
+	1.30.1*) ;;
+	*) die "guest v4l-utils is $v; the tests need 1.30.1 (Debian $GUEST_SUITE)" ;;
+	esac
+	touch "$apt/.ready-$key"
+	done_step "v4l-utils $v"
+}
+
+# guest_tests: tests/guest/*.c cross-compiled into build/tests, and what
+# the tests compare against
+guest_tests() {
+	local out=$BUILD/tests src
+	mkdir -p "$out"
+	step "cross-compiling guest tests (tests/guest/*.c)"
+	for src in "$TOP"/tests/guest/*.c; do
+		"${CROSS}gcc" -O2 -Wall -Wextra -Werror -static -pthread -I "$TOP/tests/guest/lib" \
+			-o "$out/$(basename "${src%.c}")" "$src" ||
+			die "cannot compile $src"
+	done
+	done_step "$(find "$TOP"/tests/guest -maxdepth 1 -name '*.c' | wc -l) programs"
+	step "reference frames: tests/ref/isp-ref on the cases of tests/data/frames.spec"
+	"$TOP/tests/ref/frames-expected.sh" "$out/frames.expected" "$BUILD/frames-input"
+	done_step "$(wc -l <"$out/frames.expected") cases"
+	step "documented ioctl errnos (tests/host/ioctl-errnos.sh on the kernel's media docs)"
+	"$TOP/tests/host/ioctl-errnos.sh" "$KSRC" >"$BUILD/ioctl-errnos" ||
+		die "tests/host/ioctl-errnos.sh failed"
+	done_step "$(wc -l <"$BUILD/ioctl-errnos") ioctls"
+}
+
+# malformed_dtbs OUT: compile tests/data/dt-malformed/*.dtso into OUT/*.dtbo,
+# and OUT/expect: "CASE<TAB>REGEX" from each file's "// expect:" line (the
+# kernel message tests/guest/dt-malformed.sh waits for)
+malformed_dtbs() {
+	local out=$1 src name re
+	step "malformed device tree overlays (tests/data/dt-malformed/)"
+	rm -rf "$out"
+	mkdir -p "$out"
+	for src in "$TOP"/tests/data/dt-malformed/*.dtso; do
+		name=$(basename "${src%.dtso}")
+		re=$(sed -n 's|^// expect: ||p' "$src")
+		[ -n "$re" ] || die "$src has no \"// expect:\" line"
+		printf '%s\t%s\n' "$name" "$re" >>"$out/expect"
+		# the defects are the point: no warnings
+		dtc -q -I dts -O dtb -o "$out/$name.dtbo" "$src" 2>"$LOGS/dtc-$name.log" ||
+			{ cat "$LOGS/dtc-$name.log" >&2; die "dtc failed on $src"; }
+	done
+	# README's example overlay, verbatim: it must probe like good.dtso
+	sed -n '/<!-- overlay:begin -->/,/<!-- overlay:end -->/p' "$TOP/README.md" |
+		sed -e '/^<!--/d' -e '/^```/d' >"$out/readme-example.dtso"
+	[ -s "$out/readme-example.dtso" ] || die "README.md has no overlay:begin/end block"
+	dtc -q -I dts -O dtb -o "$out/readme-example.dtbo" "$out/readme-example.dtso" \
+		2>"$LOGS/dtc-readme-example.log" ||
+		{ cat "$LOGS/dtc-readme-example.log" >&2; die "dtc failed on README.md's example overlay"; }
+	printf 'readme-example\tgood\n' >>"$out/expect"
+	done_step "$(grep -cv 'good$' "$out/expect") malformed, 2 good (good.dtso, README's example)"
+}
+
+make_rootfs() {
+	local root=$BUILD/$flavour/rootfs deb kver size topo
+	step "assembling the initramfs ($flavour)"
+	rm -rf "$root"
+	mkdir -p "$root"
+	# Debian 13 is merged-/usr: /bin, /sbin and /lib are links into /usr.
+	mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,proc,sys,dev,tmp,run,mnt,root}
+	ln -s usr/bin "$root/bin"
+	ln -s usr/sbin "$root/sbin"
+	ln -s usr/lib "$root/lib"
+	for deb in "$DEBS"/*.deb; do
+		dpkg-deb -x "$deb" "$root"
+	done
+	# Documentation is not needed in the guest; every byte of the initramfs
+	# is unpacked at each boot.
+	rm -rf "$root"/usr/share/doc "$root"/usr/share/man "$root"/usr/share/locale \
+		"$root"/usr/share/lintian "$root"/usr/share/bug
+	# busybox-static provides /usr/bin/busybox. It cannot run on the host,
+	# so /init installs the applet links itself ("busybox --install -s").
+	ln -sf busybox "$root/usr/bin/sh"
+	# kernel modules and ours, with modules.dep for modprobe
+	kver=$(cat "$KOUT/include/config/kernel.release")
+	kmake INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install \
+		>"$LOGS/modules-install-$flavour.log" 2>&1
+	kmake M="$MODULES" INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 \
+		modules_install >>"$LOGS/modules-install-$flavour.log" 2>&1
+	depmod -b "$root" "$kver"
+	# our overlay: /init and friends
+	cp -a "$TOP/rootfs/overlay/." "$root/"
+	mkdir -p "$root/usr/lib/n900/tests" "$root/etc/n900/topologies"
+	cp -a "$BUILD/tests/." "$root/usr/lib/n900/tests/"
+	cp -a "$TOP/tests/guest/"*.sh "$root/usr/lib/n900/tests/"
+	[ ! -d "$TOP/tests/guest/lib" ] || cp -a "$TOP/tests/guest/lib" "$root/usr/lib/n900/tests/"
+	for topo in "$@"; do
+		cp "$BUILD/dt/$topo.expected" "$root/etc/n900/topologies/"
+	done
+	cp "$BUILD/dt/$1.expected" "$root/etc/n900/topology.expected"
+	cp "$TOP/tests/data/controls.spec" "$TOP/tests/data/frames.spec" \
+		"$BUILD/tests/frames.expected" "$root/etc/n900/"
+	cp "$TOP/tests/data/shards" "$root/etc/n900/shards"
+	cp "$BUILD/frames-input/"* "$BUILD/ioctl-errnos" "$root/etc/n900/"
+	cp -a "$BUILD/dt-malformed" "$root/etc/n900/"
+	# README's media-ctl recipes, run verbatim by tests/guest/recipes.sh
+	sed -n '/<!-- recipes:begin -->/,/<!-- recipes:end -->/p' "$TOP/README.md" |
+		sed -e '/^<!--/d' -e '/^```/d' >"$root/etc/n900/recipes"
+	echo "$mode" >"$root/etc/n900/mode"
+	# Uncompressed: gunzip in an emulated CPU costs seconds at every boot.
+	(cd "$root" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) \
+		>"$BUILD/$flavour/rootfs.cpio"
+	# QEMU puts the device tree right after the initrd, and ARM maps it
+	# as two sections from the start of its section (2 MiB sections with
+	# the release flavour's LPAE). Padding the initrd (with zeros, which
+	# the kernel skips) to whole 2 MiB keeps the tree at a section start,
+	# so that all of a big one (chain-4096: 3.5 MiB once QEMU has doubled
+	# it) is mapped.
+	size=$(stat -c %s "$BUILD/$flavour/rootfs.cpio")
+	truncate -s %2M "$BUILD/$flavour/rootfs.cpio"
+	state_set "$flavour" INITRD "$BUILD/$flavour/rootfs.cpio"
+	state_set "$flavour" INITRD_SIZE "$size"
+	done_step "$(du -h "$BUILD/$flavour/rootfs.cpio" | cut -f1)"
+}
+
+guest_packages
+guest_tests
+malformed_dtbs "$BUILD/dt-malformed"
+make_rootfs "$@"
