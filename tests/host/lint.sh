@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# tests/host/lint.sh OUT: the lint step. Host-side checks of the code as one
+# KTAP document in OUT (read by tests/host/harness.sh): checkpatch --strict
+# per file of drivers/ and per patch, kernel-doc -Wall on drivers/, the W=1
+# and sparse result of the debug module build (build/logs/drivers-debug.log,
+# from drivers/build.sh debug), a W=1 + sparse rebuild of the media
+# controller core the patches touch, shellcheck on every shell script,
+# "./build.sh help" lists every command, the scaling plot still draws, and
+# the harness's own self-test (tests/host/harness-selftest.sh, as a
+# subtest). Needs the debug kernel (build/debug/state). Prints the
+# problems; exit status 1 if there is one.
+# shellcheck source=board/lib.sh
+. "$(dirname "$0")/../../board/lib.sh"
+
+out=${1:?usage: tests/host/lint.sh OUT}
+load_kernel debug
+[ -f "$LOGS/drivers-debug.log" ] || die "no $LOGS/drivers-debug.log: run ./build.sh modules"
+I=0 N=0
+
+# result NAME FINDINGS [NOTE]: one KTAP result, "not ok" (with the findings
+# as diagnostics) when FINDINGS is not empty
+result() {
+	I=$((I + 1))
+	if [ -z "$2" ]; then
+		echo "ok $I $1"
+	else
+		printf '%s\n' "$2" | head -n 20 | sed 's/^/# /'
+		echo "not ok $I $1${3:+ # $3}"
+		N=$((N + 1))
+	fi
+}
+
+# shell_findings: shellcheck on every shell script of the project (sourced
+# files followed), printing only the findings
+shell_findings() {
+	local lib
+	cd "$TOP" || return 0
+	mapfile -t lib < <(find tests/guest/lib -name '*.sh' 2>/dev/null)
+	shellcheck -x build.sh .ci/run board/*.sh dts/*.sh drivers/build.sh rootfs/build.sh \
+		tests/host/*.sh tests/ref/*.sh tests/bench/*.sh tests/guest/*.sh ${lib[@]+"${lib[@]}"} \
+		rootfs/overlay/init rootfs/overlay/usr/lib/n900/*.sh 2>&1 |
+		grep -E '^In |\^-' || true
+}
+
+# help_missing: the commands build.sh's main() takes that "./build.sh help" omits
+help_missing() {
+	local c usage
+	usage=$("$TOP/build.sh" help)
+	for c in $(sed -n '/^main() {/,/^}/s/^\t\([a-z][a-z |-]*\)).*/\1/p' "$TOP/build.sh" | tr '|' ' '); do
+		case $c in -h | --help) continue ;; esac
+		grep -qE "^  $c( |$)|^  \(none\), $c " <<<"$usage" || echo "\"$c\" is not in ./build.sh help"
+	done
+}
+
+# selftest: the harness's self-test on recorded consoles, as a subtest
+selftest() {
+	local f=$TOP/tests/host/harness-selftest.sh rc=0 doc
+	[ -x "$f" ] || return 0
+	doc=$("$f" 2>&1) || rc=$?
+	printf '%s\n' "$doc" | sed 's/^/    /'
+	if [ $rc -ne 0 ] || grep -q '^not ok' <<<"$doc"; then
+		result harness_selftest "$(grep -E '^(not ok|# )' <<<"$doc" || echo "exit status $rc")"
+	else
+		result harness_selftest ""
+	fi
+}
+
+mapfile -t files < <(find "$TOP/drivers" -name '*.[ch]' | sort)
+patches=("$TOP"/patches/*.patch)
+n=$((${#files[@]} + ${#patches[@]} + 6))
+[ ! -x "$TOP/tests/host/harness-selftest.sh" ] || n=$((n + 1))
+step "lint: checkpatch, kernel-doc and sparse on drivers/ and patches/, shellcheck, help, harness self-test"
+# C=2: sparse on every file of the directory, rebuilt or not
+kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
+	echo "error: the W=1 C=2 build of drivers/media/mc failed" >>"$LOGS/mc-w1-sparse.log"
+{
+	echo "KTAP version 1"
+	echo "1..$n"
+	# checkpatch all files at once ($JOBS in parallel), report per file
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	printf '%s\0' "${files[@]}" | xargs -0 -n 1 -P "$JOBS" sh -c \
+		'perl "$0" --strict --no-tree --terse --show-types -q -f "$2" \
+			>"$1/checkpatch-${2##*/}.txt" 2>&1 || true' \
+		"$KSRC/scripts/checkpatch.pl" "$LOGS"
+	for f in "${files[@]}"; do
+		result "checkpatch.${f#"$TOP"/}" \
+			"$(grep -E 'ERROR|WARNING|CHECK' "$LOGS/checkpatch-${f##*/}.txt" || true)"
+	done
+	# A new file makes checkpatch ask whether MAINTAINERS needs
+	# updating (FILE_PATH_CHANGES); drivers/media/mc/ is covered there.
+	# The Debian source tarball has no git history to look a Fixes:
+	# commit id up in (UNKNOWN_COMMIT_ID); its form is still checked.
+	for f in "${patches[@]}"; do
+		result "checkpatch.${f#"$TOP"/}" "$(cd "$KSRC" || exit
+			perl scripts/checkpatch.pl --strict --terse --show-types -q \
+				--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID "$f" 2>&1 |
+				grep -E 'ERROR|WARNING|CHECK' || true)"
+	done
+	result kernel_doc.drivers "$(cd "$KSRC" && scripts/kernel-doc -none -Wall "${files[@]}" 2>&1 |
+		sed "s|$TOP/||")"
+	result shellcheck "$(shell_findings)"
+	result sparse_w1.drivers/media/mc \
+		"$(grep -E 'warning:|error:' "$LOGS/mc-w1-sparse.log" || true)" \
+		"see $LOGS/mc-w1-sparse.log"
+	result sparse_w1.drivers \
+		"$(grep -E 'warning:|error:' "$LOGS/drivers-debug.log" || true)" \
+		"see $LOGS/drivers-debug.log"
+	result help_lists_every_command "$(help_missing)"
+	# the committed scaling data still draws (docs/bench-scaling.png)
+	result bench_plot_draws "$("$TOP/tests/bench/bench-plot.sh" \
+		"$TOP/docs/bench-scaling.tsv" "$BUILD/bench-scaling.png" 2>&1)"
+	selftest
+} >"$out"
+done_step "$N problem(s): ${out#"$TOP"/}"
+[ "$N" -eq 0 ] && exit 0
+# each problem with its diagnostics
+awk '/^# / { d = d "\n" $0; next } /^not ok/ { print substr(d, 2); print } { d = "" }' "$out" |
+	sed 's/^/[build]     /'
+exit 1
