@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# tests/bench/write-benchmarks.sh LOGS: BENCHMARKS.md, docs/bench-scaling.tsv
+# and docs/bench-scaling.png from every bench console in LOGS
+# (bench-vanilla-*.log, bench-patched-*.log: the scaling, by
+# tests/bench/bench-report.sh; bench-stream.log: the streaming section, by
+# tests/bench/stream-report.sh), this run's and earlier ones.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+logdir=${1:?usage: write-benchmarks.sh LOGS}
+stream=$logdir/bench-stream.log
+die() { printf '[build] error: %s\n' "$*" >&2; exit 1; }
+logs=()
+for p in "$logdir"/bench-vanilla-*.log "$logdir"/bench-patched-*.log; do
+	[ ! -f "$p" ] || logs+=("$p")
+done
+{
+	if [ ${#logs[@]} -gt 0 ]; then
+		"$top/tests/bench/bench-report.sh" "${logs[@]}"
+	else
+		# shellcheck disable=SC2016 # Markdown backquotes
+		printf '# Benchmarks\n\nWritten by `./build.sh bench` on %s; do not edit by hand.\n\n' \
+			"$(date -u +%Y-%m-%d)"
+	fi
+	if [ -f "$stream" ]; then
+		echo
+		"$top/tests/bench/stream-report.sh" "$stream"
+	fi
+} >"$top/BENCHMARKS.md.new" || die "tests/bench/bench-report.sh or tests/bench/stream-report.sh failed"
+mv "$top/BENCHMARKS.md.new" "$top/BENCHMARKS.md"
+[ ${#logs[@]} -gt 0 ] || exit 0
+"$top/tests/bench/bench-report.sh" --tsv "${logs[@]}" >"$top/docs/bench-scaling.tsv" ||
+	die "tests/bench/bench-report.sh --tsv failed"
+"$top/tests/bench/bench-plot.sh" "$top/docs/bench-scaling.tsv" "$top/docs/bench-scaling.png" ||
+	die "gnuplot could not plot docs/bench-scaling.tsv"
+echo "[build] scaling plot: docs/bench-scaling.png"

@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# tests/host/test.sh - the test step of ./build.sh test, in three parts:
+#
+#   test.sh plan RUN     which guests to boot, from the one shard list
+#                        tests/data/shards and the N900_* knobs, into
+#                        RUN/guests: "PATH LANE NAME TOPOLOGY SHARE PICTURES
+#                        KERNEL_ARGS...", one guest a line. The direct path
+#                        boots every shard but "boot" (the "stress" shard on
+#                        each stress topology, after the first shard's
+#                        guest); the U-Boot path boots each configuration of
+#                        board/n900.its with the "boot" shard. N900_SUITES
+#                        keeps only the shards that hold those suites and
+#                        passes n900.suites= to the guests.
+#   test.sh boot RUN     boots the guests of RUN/guests (board/qemu.sh boot,
+#                        the debug kernel), one path after the other, the
+#                        lanes of a path side by side (one vCPU each)
+#   test.sh verdict RUN  the artefact checks (RUN/artefacts.ktap), the boot
+#                        report (RUN/boot-timing.txt) and tests/host/harness.sh
+#                        on every console with RUN/lint.ktap; its last line,
+#                        "N passed, N failed", and its exit status are the
+#                        run's
+# shellcheck source=board/lib.sh
+. "$(dirname "$0")/../../board/lib.sh"
+
+SHARDS=$TOP/tests/data/shards
+# shard_names: the shards of tests/data/shards, in file order
+shard_names() { awk '!/^#/ && NF { if (!seen[$1]++) print $1 }' "$SHARDS"; }
+# shard_suites SHARD: its suites, in file order
+shard_suites() { awk -v s="$1" '!/^#/ && $1 == s { print $2 }' "$SHARDS"; }
+
+plan() {
+	local run=$1 s known shards=() paths=() stress=() suites=() want=() p topo
+	local lane args pics configs i=0 kept=()
+	known=$(shard_names | tr '\n' ' ')
+	read -r -a shards <<<"${N900_TEST_SHARDS:-$(shard_names | grep -vx boot | tr '\n' ' ')}"
+	for s in "${shards[@]}"; do
+		[[ " $known " == *" $s "* ]] || die "N900_TEST_SHARDS: no shard '$s' in tests/data/shards ($known)"
+	done
+	read -r -a paths <<<"${N900_BOOT_PATHS:-direct uboot}"
+	for p in "${paths[@]}"; do
+		case $p in direct | uboot) ;; *) die "N900_BOOT_PATHS: no boot path '$p' (direct, uboot)" ;; esac
+	done
+	read -r -a stress <<<"${N900_STRESS_TOPOLOGIES:-chain-64 mesh-256}"
+	for topo in "${stress[@]}"; do
+		[[ $topo =~ ^(chain|fan|mesh)-[0-9]+$ ]] ||
+			die "N900_STRESS_TOPOLOGIES: '$topo' is not chain-N, fan-N or mesh-N"
+	done
+	# N900_SUITES=frames,power: those suites (with or without .sh), by
+	# their names in tests/data/shards
+	IFS=, read -r -a want <<<"${N900_SUITES:-}"
+	for s in ${want[@]+"${want[@]}"}; do
+		p=$(awk -v n="$s" '!/^#/ && NF && ($2 == n || $2 == n ".sh") { print $2; exit }' "$SHARDS")
+		[ -n "$p" ] || die "N900_SUITES: no suite '$s'; the suites are: $(awk '!/^#/ && NF { print $2 }' "$SHARDS" | sort -u | tr '\n' ' ')"
+		suites+=("$p")
+	done
+	args=kasan_multi_shot
+	[ ${#suites[@]} -eq 0 ] || args="$args n900.suites=$(IFS=,; echo "${suites[*]}")"
+	# has SHARD: the shard is to boot (it holds a suite asked for)
+	has() {
+		[ ${#suites[@]} -gt 0 ] || return 0
+		shard_suites "$1" | grep -qxF -f <(printf '%s\n' "${suites[@]}")
+	}
+	pictures() { shard_suites "$1" | grep -qx artefacts.sh && { [ ${#suites[@]} -eq 0 ] ||
+		[[ " ${suites[*]} " == *" artefacts.sh "* ]]; } && echo 1 || echo 0; }
+	for s in "${shards[@]}"; do has "$s" && kept+=("$s"); done
+	: >"$run/guests"
+	for p in "${paths[@]}"; do
+		if [ "$p" = uboot ]; then
+			has boot || { say "N900_SUITES: no suite of the U-Boot path's \"boot\" shard"; continue; }
+			configs=$(fit_configs)
+			fit_configs | grep -qx "${N900_TOPOLOGY:-n900}" ||
+				die "N900_TOPOLOGY=${N900_TOPOLOGY:-n900} is not a configuration of board/n900.its; use N900_BOOT_PATHS=direct"
+			for topo in $configs; do
+				echo "uboot $((i++ % 3)) uboot-$topo $topo auto $(pictures boot) n900.shard=boot $args"
+			done >>"$run/guests"
+			continue
+		fi
+		lane=0
+		for s in ${kept[@]+"${kept[@]}"}; do
+			[ "$s" != boot ] || continue
+			if [ "$s" = stress ]; then
+				for topo in "${stress[@]}"; do
+					echo "direct 0 direct-$topo $topo console 0 n900.shard=stress $args"
+				done
+			else
+				echo "direct $lane direct-$s ${N900_TOPOLOGY:-n900} auto $(pictures "$s") n900.shard=$s $args"
+				lane=$((lane + 1))
+			fi
+		done >>"$run/guests"
+	done
+	[ -s "$run/guests" ] || die "no guest to boot (N900_TEST_SHARDS, N900_BOOT_PATHS, N900_SUITES)"
+	say "test guests: $(awk '{ print $3 }' "$run/guests" | tr '\n' ' ')${N900_SUITES:+(suites: ${suites[*]})}"
+}
+
+# lane RUN PATH LANE: the guests of one lane, one after the other
+lane() {
+	local p l name topo share pics args opts
+	while read -r p l name topo share pics args; do
+		if [ "$p" != "$2" ] || [ "$l" != "$3" ]; then continue; fi
+		opts=(--append "$args")
+		[ "$p" = direct ] || opts+=(--uboot)
+		[ "$share" = auto ] || opts+=(--console)
+		"$TOP/board/qemu.sh" boot "${opts[@]}" debug test "$topo" "$1" "$name" >/dev/null
+	done <"$1/guests"
+}
+
+boot() {
+	local run=$1 p l pids t0 where g line alive ticks paths lanes names
+	mapfile -t paths < <(awk '{ print $1 }' "$run/guests" | uniq)
+	for p in "${paths[@]}"; do
+		mapfile -t lanes < <(awk -v p="$p" '$1 == p { print $2 }' "$run/guests" | sort -u)
+		mapfile -t names < <(awk -v p="$p" '$1 == p { print $3 }' "$run/guests")
+		t0=$SECONDS pids=() ticks=0
+		say "==> $p boot: $(grep -c "^$p " "$run/guests") test guests (timeout ${N900_BOOT_TIMEOUT:-2400}s each): $(awk -v p="$p" '$1 == p { printf "%s ", $3 }' "$run/guests")"
+		for l in "${lanes[@]}"; do
+			lane "$run" "$p" "$l" &
+			pids+=($!)
+		done
+		# progress: every minute, the suite each guest is in
+		while :; do
+			alive=0
+			for l in "${pids[@]}"; do ! kill -0 "$l" 2>/dev/null || alive=1; done
+			[ $alive = 1 ] || break
+			sleep 5
+			ticks=$((ticks + 1))
+			[ $((ticks % 12)) -eq 0 ] || continue
+			where=
+			for g in "${names[@]}"; do
+				[ -f "$run/$g.log" ] || continue
+				if grep -q '^N900-TESTS-END' "$run/$g.log"; then
+					line=finished
+				else
+					line=$(grep -a '^# suite ' "$run/$g.log" | tail -n 1 |
+						sed -e 's|.*/||' -e 's| starts.*||' || true)
+				fi
+				where="$where $g: ${line:-booting};"
+			done
+			say "    $((SECONDS - t0)) s:$where"
+		done
+		wait "${pids[@]}" || true
+		echo "$p $((SECONDS - t0))" >>"$run/phase-seconds"
+		say "    $p boot: the guests took $((SECONDS - t0)) s"
+	done
+}
+
+# artefacts RUN: a host-side KTAP document on what the guests left in the
+# run directory: each guest's files arrived (virtio-9p or the console), and
+# the frames and power log of the guests that ran artefacts.sh can be drawn
+artefacts() {
+	local run=$1 n=0 d want why ok png p l g topo share pics args
+	echo "KTAP version 1"
+	echo "1..$(awk '{ n += 1 + $6 } END { print n }' "$run/guests")"
+	while read -r p l g topo share pics args; do
+		d=$run/$g
+		n=$((n + 1))
+		why=
+		for f in console.ktap dmesg.txt; do
+			[ -s "$d/$f" ] || why="$why no $f;"
+		done
+		grep -q '^N900-TESTS-END' "$d/console.ktap" 2>/dev/null || why="$why console.ktap incomplete;"
+		grep -q '^init ' "$d/boot-timing" 2>/dev/null || why="$why never reached /init;"
+		# the way the guest says it used must be the one the host gave
+		case $(cat "$d/share-expected" 2>/dev/null) in
+		9p) want='(virtio-9p)' ;;
+		*) want='(console)' ;;
+		esac
+		tr -d '\r' <"$run/$g.log" | grep '^N900-BOOT: mode' | grep -qF "$want" ||
+			why="$why the guest did not hand its files over $want;"
+		if [ -z "$why" ]; then
+			echo "ok $n ${g}_artefacts_arrived"
+		else
+			echo "# $d:$why"
+			echo "not ok $n ${g}_artefacts_arrived"
+		fi
+		[ "$pics" = 1 ] || continue
+		n=$((n + 1))
+		ok=1
+		("$TOP/tests/host/render.sh" frames "$d" &&
+			"$TOP/tests/host/render.sh" power "$d/power-events.tsv" "$d/power-timeline.png") \
+			>"$d/render.log" 2>&1 || ok=0
+		for png in resizer preview raw front; do
+			[ -s "$d/frames/$png.png" ] || { ok=0; echo "# no $d/frames/$png.png"; }
+		done
+		if [ $ok = 1 ]; then
+			echo "ok $n ${g}_pictures_drawn"
+		else
+			sed 's/^/# /' "$d/render.log" 2>/dev/null || true
+			echo "not ok $n ${g}_pictures_drawn"
+		fi
+	done <"$run/guests"
+}
+
+# boot_report RUN: what the U-Boot path costs against the direct boot, from
+# the guests' boot-timing files and the phases' wall time, as ratios
+# inside this run
+boot_report() {
+	local run=$1 g
+	awk '{ print $3 }' "$run/guests" | while read -r g; do
+		[ -f "$run/$g/boot-timing" ] || continue
+		awk -v g="$g" '{ t[$1] = $2 } END {
+			if (t["init"] != "" && t["qemu_start"] != "")
+				printf "%s %s %.3f %.3f\n", substr(g, 1, index(g, "-") - 1), g,
+					t["kernel_console"] - t["qemu_start"], t["init"] - t["qemu_start"] }' \
+			"$run/$g/boot-timing"
+	done | awk -v phases="$run/phase-seconds" '
+		BEGIN { print "Boot timing (QEMU start to the first kernel console line and to /init):" }
+		{ n[$1]++; k[$1] += $3; i[$1] += $4
+		  printf "  %-22s kernel console after %6.2f s, /init after %6.2f s\n", $2, $3, $4 }
+		END {
+			while ((getline line < phases) > 0) { split(line, p, " "); ph[p[1]] = p[2] }
+			for (b in n) printf "  %s boot: mean over %d guests: kernel console %.2f s, /init %.2f s; the guests took %s s\n",
+				b, n[b], k[b] / n[b], i[b] / n[b], ph[b]
+			if (n["direct"] && n["uboot"]) {
+				d = i["direct"] / n["direct"]; u = i["uboot"] / n["uboot"]
+				printf "  U-Boot against direct: /init reached %.2fx as late (%+.2f s per boot)\n", u / d, u - d
+			}
+		}'
+}
+
+verdict() {
+	local run=$1 consoles=() rc=0
+	artefacts "$run" >"$run/artefacts.ktap"
+	boot_report "$run" | tee "$run/boot-timing.txt"
+	mapfile -t consoles < <(awk -v r="$run" '{ print r "/" $3 ".log" }' "$run/guests")
+	# the harness's last line, "N passed, N failed", is the last line of
+	# the run, and its exit status the run's
+	"$TOP/tests/host/harness.sh" --host "$run/lint.ktap" --host "$run/artefacts.ktap" \
+		--junit "$run/junit.xml" "${consoles[@]}" 2>&1 | tee "$run/summary.txt" || rc=$?
+	exit "$rc"
+}
+
+case ${1:-} in
+plan | boot | verdict) [ $# -eq 2 ] || die "usage: tests/host/test.sh $1 RUN"; "$1" "$2" ;;
+*) die "usage: tests/host/test.sh plan|boot|verdict RUN" ;;
+esac
