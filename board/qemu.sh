@@ -154,7 +154,7 @@ boot_guest() {
 	local out=$run/$name log=$run/$name.log dtb=$BUILD/dt/$3.dtb fit
 	[ -f "$dtb" ] || die "no $dtb: run ./build.sh dtb $topo"
 	[ -n "$how" ] || how=$(cat "$run/share-mode" 2>/dev/null || share_mode)
-	append="n900.mode=$mode n900.topology=$topo $(cat "$BUILD/dt/$topo.cmdline") $append ${N900_KERNEL_ARGS:-}"
+	append="n900.mode=$mode $(cat "$BUILD/dt/$topo.cmdline") $append ${N900_KERNEL_ARGS:-}"
 	mkdir -p "$out"
 	case $path in
 	direct)

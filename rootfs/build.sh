@@ -8,9 +8,9 @@
 # ours (build/FLAVOUR/state: KOUT, MODULES), rootfs/overlay/, the tests.
 # MODE (demo, test, shell, bench) is the guest's default mode. The expected
 # topology of each TOPOLOGY (build/dt/TOPOLOGY.expected, from dts/build.sh
-# --expected) goes to /etc/n900/topologies/; the first is also
-# /etc/n900/topology.expected (the guest's init picks the one of the tree
-# it booted, n900.topology= on its command line).
+# --expected) goes to /etc/n900/topology/TOPOLOGY.expected (run-tests.sh
+# picks the one of the tree it booted); the first is also
+# /etc/n900/topology.expected.
 # Writes INITRD and INITRD_SIZE (without the padding) to build/FLAVOUR/state.
 # shellcheck source=board/lib.sh
 . "$(dirname "$0")/../board/lib.sh"
@@ -157,12 +157,12 @@ make_rootfs() {
 	depmod -b "$root" "$kver"
 	# our overlay: /init and friends
 	cp -a "$TOP/rootfs/overlay/." "$root/"
-	mkdir -p "$root/usr/lib/n900/tests" "$root/etc/n900/topologies"
+	mkdir -p "$root/usr/lib/n900/tests" "$root/etc/n900/topology"
 	cp -a "$BUILD/tests/." "$root/usr/lib/n900/tests/"
 	cp -a "$TOP/tests/guest/"*.sh "$root/usr/lib/n900/tests/"
 	[ ! -d "$TOP/tests/guest/lib" ] || cp -a "$TOP/tests/guest/lib" "$root/usr/lib/n900/tests/"
 	for topo in "$@"; do
-		cp "$BUILD/dt/$topo.expected" "$root/etc/n900/topologies/"
+		cp "$BUILD/dt/$topo.expected" "$root/etc/n900/topology/"
 	done
 	cp "$BUILD/dt/$1.expected" "$root/etc/n900/topology.expected"
 	cp "$TOP/tests/data/controls.spec" "$TOP/tests/data/frames.spec" \

@@ -6,8 +6,8 @@
 # from drivers/build.sh debug), a W=1 + sparse rebuild of the media
 # controller core the patches touch, shellcheck on every shell script,
 # "./build.sh help" lists every command, the scaling plot still draws, and
-# the harness's own self-test (tests/host/harness-selftest.sh, as a
-# subtest). Needs the debug kernel (build/debug/state). Prints the
+# as subtests the harness's own self-test (tests/host/harness-selftest.sh)
+# and the userspace headers' layout (tests/host/uapi-layout.sh). Needs the debug kernel (build/debug/state). Prints the
 # problems; exit status 1 if there is one (0 with --results-only: the
 # problems are results of ./build.sh test).
 # shellcheck source=board/lib.sh
@@ -55,23 +55,26 @@ help_missing() {
 	done
 }
 
-# selftest: the harness's self-test on recorded consoles, as a subtest
-selftest() {
-	local f=$TOP/tests/host/harness-selftest.sh rc=0 doc
+# subtest NAME SCRIPT ARGS...: the KTAP document of a host test script,
+# if it exists, as a subtest with one result
+subtest() {
+	local name=$1 f=$2 rc=0 doc
+	shift 2
 	[ -x "$f" ] || return 0
-	doc=$("$f" 2>&1) || rc=$?
+	doc=$("$f" "$@" 2>&1) || rc=$?
 	printf '%s\n' "$doc" | sed 's/^/    /'
 	if [ $rc -ne 0 ] || grep -q '^not ok' <<<"$doc"; then
-		result harness_selftest "$(grep -E '^(not ok|# )' <<<"$doc" || echo "exit status $rc")"
+		result "$name" "$(grep -E '^(not ok|# )' <<<"$doc" || echo "exit status $rc")"
 	else
-		result harness_selftest ""
+		result "$name" ""
 	fi
 }
+SUBTESTS=(harness_selftest:tests/host/harness-selftest.sh uapi_layout:tests/host/uapi-layout.sh)
 
 mapfile -t files < <(find "$TOP/drivers" -name '*.[ch]' | sort)
 patches=("$TOP"/patches/*.patch)
 n=$((${#files[@]} + ${#patches[@]} + 6))
-[ ! -x "$TOP/tests/host/harness-selftest.sh" ] || n=$((n + 1))
+for t in "${SUBTESTS[@]}"; do [ ! -x "$TOP/${t#*:}" ] || n=$((n + 1)); done
 step "lint: checkpatch, kernel-doc and sparse on drivers/ and patches/, shellcheck, help, harness self-test"
 # C=2: sparse on every file of the directory, rebuilt or not
 kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
@@ -112,7 +115,10 @@ kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
 	# the committed scaling data still draws (docs/bench-scaling.png)
 	result bench_plot_draws "$("$TOP/tests/bench/bench-plot.sh" \
 		"$TOP/docs/bench-scaling.tsv" "$BUILD/bench-scaling.png" 2>&1)"
-	selftest
+	# the harness on recorded consoles (kunit.py's parser from KSRC too),
+	# and the userspace headers' layout on armhf, arm64 and the host
+	subtest harness_selftest "$TOP/tests/host/harness-selftest.sh" "$KSRC"
+	subtest uapi_layout "$TOP/tests/host/uapi-layout.sh"
 } >"$out"
 done_step "$N problem(s): ${out#"$TOP"/}"
 [ "$N" -eq 0 ] && exit 0
