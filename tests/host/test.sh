@@ -23,14 +23,23 @@
 . "$(dirname "$0")/../../board/lib.sh"
 
 SHARDS=$TOP/tests/data/shards
-# shard_names: the shards of tests/data/shards, in file order
-shard_names() { awk '!/^#/ && NF { if (!seen[$1]++) print $1 }' "$SHARDS"; }
-# shard_suites SHARD: its suites, in file order
-shard_suites() { awk -v s="$1" '!/^#/ && $1 == s { print $2 }' "$SHARDS"; }
+# shard_names: the shards of tests/data/shards (SHARD[@TOPOLOGY] SUITE
+# [ARGS...]), in file order
+shard_names() { awk '!/^[[:space:]]*(#|$)/ { sub(/@.*/, "", $1); if (!seen[$1]++) print $1 }' "$SHARDS"; }
+# suites SHARD TOPOLOGY: the suites that shard runs on that topology
+suites() {
+	local spec name rest
+	while read -r spec name rest; do
+		[ "${spec%%@*}" = "$1" ] || continue
+		# shellcheck disable=SC2053 # the pattern comes from the list
+		[[ $spec != *@* || $2 == ${spec#*@} ]] || continue
+		echo "$name"
+	done < <(grep -v '^[[:space:]]*\(#\|$\)' "$SHARDS")
+}
 
 plan() {
-	local run=$1 s known shards=() paths=() stress=() suites=() want=() p topo
-	local lane args pics configs i=0 kept=()
+	local run=$1 s known shards=() paths=() stress=() want=() p topo n900=${N900_TOPOLOGY:-n900}
+	local args i=0 lane
 	known=$(shard_names | tr '\n' ' ')
 	read -r -a shards <<<"${N900_TEST_SHARDS:-$(shard_names | grep -vx boot | tr '\n' ' ')}"
 	for s in "${shards[@]}"; do
@@ -47,49 +56,50 @@ plan() {
 	done
 	# N900_SUITES=frames,power: those suites (with or without .sh), by
 	# their names in tests/data/shards
+	SUITES=()
 	IFS=, read -r -a want <<<"${N900_SUITES:-}"
 	for s in ${want[@]+"${want[@]}"}; do
-		p=$(awk -v n="$s" '!/^#/ && NF && ($2 == n || $2 == n ".sh") { print $2; exit }' "$SHARDS")
-		[ -n "$p" ] || die "N900_SUITES: no suite '$s'; the suites are: $(awk '!/^#/ && NF { print $2 }' "$SHARDS" | sort -u | tr '\n' ' ')"
-		suites+=("$p")
+		p=$(awk -v n="$s" '!/^[[:space:]]*(#|$)/ && ($2 == n || $2 == n ".sh") { print $2; exit }' "$SHARDS")
+		[ -n "$p" ] || die "N900_SUITES: no suite '$s'; the suites are: $(awk '!/^[[:space:]]*(#|$)/ { print $2 }' "$SHARDS" | sort -u | tr '\n' ' ')"
+		SUITES+=("$p")
 	done
 	args=kasan_multi_shot
-	[ ${#suites[@]} -eq 0 ] || args="$args n900.suites=$(IFS=,; echo "${suites[*]}")"
-	# has SHARD: the shard is to boot (it holds a suite asked for)
-	has() {
-		[ ${#suites[@]} -gt 0 ] || return 0
-		shard_suites "$1" | grep -qxF -f <(printf '%s\n' "${suites[@]}")
-	}
-	pictures() { shard_suites "$1" | grep -qx artefacts.sh && { [ ${#suites[@]} -eq 0 ] ||
-		[[ " ${suites[*]} " == *" artefacts.sh "* ]]; } && echo 1 || echo 0; }
-	for s in "${shards[@]}"; do has "$s" && kept+=("$s"); done
+	[ ${#SUITES[@]} -eq 0 ] || args="$args n900.suites=$(IFS=,; echo "${SUITES[*]}")"
 	: >"$run/guests"
 	for p in "${paths[@]}"; do
 		if [ "$p" = uboot ]; then
-			has boot || { say "N900_SUITES: no suite of the U-Boot path's \"boot\" shard"; continue; }
-			configs=$(fit_configs)
-			fit_configs | grep -qx "${N900_TOPOLOGY:-n900}" ||
-				die "N900_TOPOLOGY=${N900_TOPOLOGY:-n900} is not a configuration of board/n900.its; use N900_BOOT_PATHS=direct"
-			for topo in $configs; do
-				echo "uboot $((i++ % 3)) uboot-$topo $topo auto $(pictures boot) n900.shard=boot $args"
-			done >>"$run/guests"
+			fit_configs | grep -qx "$n900" ||
+				die "N900_TOPOLOGY=$n900 is not a configuration of board/n900.its; use N900_BOOT_PATHS=direct"
+			for topo in $(fit_configs); do
+				guest uboot $((i++ % 3)) "uboot-$topo" "$topo" auto boot || true
+			done
 			continue
 		fi
 		lane=0
-		for s in ${kept[@]+"${kept[@]}"}; do
-			[ "$s" != boot ] || continue
+		for s in "${shards[@]}"; do
 			if [ "$s" = stress ]; then
+				# short guests, after the first shard's
 				for topo in "${stress[@]}"; do
-					echo "direct 0 direct-$topo $topo console 0 n900.shard=stress $args"
+					guest direct 0 "direct-$topo" "$topo" console stress || true
 				done
-			else
-				echo "direct $lane direct-$s ${N900_TOPOLOGY:-n900} auto $(pictures "$s") n900.shard=$s $args"
+			elif guest direct "$lane" "direct-$s" "$n900" auto "$s"; then
 				lane=$((lane + 1))
 			fi
-		done >>"$run/guests"
+		done
 	done
 	[ -s "$run/guests" ] || die "no guest to boot (N900_TEST_SHARDS, N900_BOOT_PATHS, N900_SUITES)"
-	say "test guests: $(awk '{ print $3 }' "$run/guests" | tr '\n' ' ')${N900_SUITES:+(suites: ${suites[*]})}"
+	say "test guests: $(awk '{ print $3 }' "$run/guests" | tr '\n' ' ')${N900_SUITES:+(suites: ${SUITES[*]})}"
+}
+
+# guest PATH LANE NAME TOPOLOGY SHARE SHARD: a line of RUN/guests, if the
+# shard runs a suite (one of N900_SUITES) on that topology
+guest() {
+	local have pics=0
+	have=$(suites "$6" "$4")
+	[ ${#SUITES[@]} -eq 0 ] || have=$(grep -xF -f <(printf '%s\n' "${SUITES[@]}") <<<"$have" || true)
+	[ -n "$have" ] || return 1
+	! grep -qx artefacts.sh <<<"$have" || pics=1
+	echo "$1 $2 $3 $4 $5 $pics n900.shard=$6 $args" >>"$run/guests"
 }
 
 # lane RUN PATH LANE: the guests of one lane, one after the other
@@ -225,7 +235,7 @@ verdict() {
 	# the harness's last line, "N passed, N failed", is the last line of
 	# the run, and its exit status the run's
 	"$TOP/tests/host/harness.sh" --host "$run/lint.ktap" --host "$run/artefacts.ktap" \
-		--junit "$run/junit.xml" "${consoles[@]}" 2>&1 | tee "$run/summary.txt" || rc=$?
+		--ksrc "$(state_get debug KSRC)" --junit "$run/junit.xml" "${consoles[@]}" 2>&1 | tee "$run/summary.txt" || rc=$?
 	exit "$rc"
 }
 
