@@ -228,13 +228,14 @@ boot_report() {
 }
 
 verdict() {
-	local run=$1 consoles=() rc=0
+	local run=$1 consoles=() hosts=() f rc=0
 	artefacts "$run" >"$run/artefacts.ktap"
 	boot_report "$run" | tee "$run/boot-timing.txt"
 	mapfile -t consoles < <(awk -v r="$run" '{ print r "/" $3 ".log" }' "$run/guests")
 	# the harness's last line, "N passed, N failed", is the last line of
 	# the run, and its exit status the run's
-	"$TOP/tests/host/harness.sh" --host "$run/lint.ktap" --host "$run/artefacts.ktap" \
+	for f in "$run"/lint*.ktap "$run/artefacts.ktap"; do hosts+=(--host "$f"); done
+	"$TOP/tests/host/harness.sh" "${hosts[@]}" \
 		--ksrc "$(state_get debug KSRC)" --junit "$run/junit.xml" "${consoles[@]}" 2>&1 | tee "$run/summary.txt" || rc=$?
 	exit "$rc"
 }
