@@ -23,7 +23,7 @@ say "the graph (media-ctl -p; drawn in ${run#"$TOP"/}/topology.png):"
 tr -d '\r' <"$log" | sed -n '/^N900-DEMO: media-ctl -p/,/^N900-DEMO: a power/p' | awk '
 	/^model/ { sub(/^model */, ""); model = $0 }
 	/^- entity [0-9]+: / {
-		cur = $0; sub(/^- entity [0-9]+: /, "", cur); sub(/ \([0-9]+ pads.*/, "", cur)
+		cur = $0; sub(/^- entity [0-9]+: /, "", cur); sub(/ \([0-9]+ pads?,.*/, "", cur)
 		n++; next }
 	/^ *type Node/ { nodes++ }
 	/^\t\t-> "/ {
@@ -46,16 +46,12 @@ tr -d '\r' <"$log" | sed -n '/^N900-DEMO: media-ctl -p/,/^N900-DEMO: a power/p' 
 # the power experiment: its events and each entity's energy
 [ -s "$run/demo/power-events.tsv" ] || die "the demo left no power-event log in $run/demo/"
 "$TOP/tests/host/render.sh" power "$run/demo/power-events.tsv" "$run/power-timeline.png"
-tr -d '\r' <"$log" | awk -v ev="$(grep -c 'power-on' "$run/demo/power-events.tsv" || true)" '
-	/^# entity .*energy_uJ/ { on = 1; next }
-	on && /^total_energy_uJ/ { total = $2; on = 0; next }
-	on && NF >= 7 && $NF > 0 { name = $0; sub(/ +-?[0-9]+ +(on|off) .*/, "", name); names[++n] = name; uj[n] = $NF }
-	END {
-		printf "the power experiment (open, link, stream 5 frames, unlink, close): %d power-ups, %s uJ in all\n", ev, total
-		line = ""
-		for (i = 1; i <= n; i++) line = line sprintf("%s%s %s uJ", i > 1 ? ", " : "", names[i], uj[i])
-		if (line != "") printf "  by entity: %s\n", line
-	}' | fold -s -w 100 | sed -e '2,$s/^/    /' -e 's/^/[build] /'
+ev=$(grep -c 'power-on' "$run/demo/power-events.tsv" || true)
+total=$(tr -d '\r' <"$log" | sed -n 's/^total_energy_uJ //p' | tail -n 1)
+say "the power experiment (open, link, stream 5 frames, unlink, close): $ev power-ups, $((total / 1000)) mJ in all"
+say "  most: $(tr -d '\r' <"$log" | awk '/^# entity .*energy_uJ/ { on = 1; next } /^total_energy_uJ/ { on = 0 }
+	on && NF >= 7 { e = $NF; sub(/ +-?[0-9]+ +(on|off) .*/, ""); printf "%d\t%s\n", e / 1000, $0 }' |
+	sort -rn | head -n 4 | awk -F'\t' '{ printf "%s%s %d mJ", (NR > 1 ? ", " : ""), $2, $1 }')"
 say "  drawn in ${run#"$TOP"/}/power-timeline.png"
 
 # the frames, one per main path

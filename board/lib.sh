@@ -43,17 +43,17 @@ trap 'on_error $? $LINENO "$BASH_COMMAND" "${BASH_SOURCE[0]}"' ERR
 # run_logged NAME CMD...: run a long command into build/logs/NAME.log, show
 # a dot every 10 s, and on failure print the tail and where the log is.
 run_logged() {
-	local name=$1 log rc=0 pid
+	local name=$1 log rc=0 pid dots=''
 	shift
 	log=$LOGS/$name.log
 	"$@" >"$log" 2>&1 &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 10
-		kill -0 "$pid" 2>/dev/null && printf '.' >&2
+		! kill -0 "$pid" 2>/dev/null || { printf '.' >&2; dots=1; }
 	done
 	wait "$pid" || rc=$?
-	printf '\n' >&2
+	[ -z "$dots" ] || printf '\n' >&2
 	if [ "$rc" -ne 0 ]; then
 		printf '[build] step "%s" failed (exit %d). Last lines of %s:\n' \
 			"$name" "$rc" "$log" >&2
