@@ -267,7 +267,7 @@ lint_result() {
 lint_shell() {
 	cd "$TOP" || return 0
 	shellcheck -x build.sh .ci/run board/qemu.sh dts/stress.sh tests/host/*.sh tests/bench/*.sh \
-		tests/guest/*.sh rootfs/overlay/init rootfs/overlay/usr/lib/n900/*.sh 2>&1 |
+		tests/guest/*.sh tests/guest/lib/*.sh rootfs/overlay/init rootfs/overlay/usr/lib/n900/*.sh 2>&1 |
 		grep -E '^In |\^-' || true
 }
 
@@ -448,7 +448,7 @@ build_guest_tests() {
 	step "cross-compiling guest tests (tests/*.c)"
 	for src in "$TOP"/tests/guest/*.c; do
 		"${CROSS}gcc" -O2 -Wall -Wextra -Werror -static -pthread \
-			-o "$out/$(basename "${src%.c}")" "$src" ||
+			-I "$TOP/tests/guest/lib" -o "$out/$(basename "${src%.c}")" "$src" ||
 			die "cannot compile $src"
 	done
 	done_step
@@ -558,9 +558,10 @@ make_rootfs() {
 	depmod -b "$root" "$kver"
 	# our overlay: /init and friends
 	cp -a "$TOP/rootfs/overlay/." "$root/"
-	mkdir -p "$root/usr/lib/n900/tests" "$root/etc/n900"
+	mkdir -p "$root/usr/lib/n900/tests/lib" "$root/etc/n900"
 	cp -a "$BUILD/tests/." "$root/usr/lib/n900/tests/"
 	cp -a "$TOP/tests/guest/"*.sh "$root/usr/lib/n900/tests/"
+	cp -a "$TOP/tests/guest/lib/"*.sh "$root/usr/lib/n900/tests/lib/"
 	cp "$BUILD/dt/topology.expected" "$TOP/tests/data/controls.spec" \
 		"$TOP/tests/data/frames.spec" "$TOP/tests/data/shards" "$BUILD/tests/frames.expected" "$root/etc/n900/"
 	cp "$BUILD/frames-input/"* "$BUILD/ioctl-errnos" "$root/etc/n900/"
