@@ -39,6 +39,12 @@ ceil4() { echo $((($1 + 3) / 4)); }
 clamp() { v=$1; [ "$v" -ge "$2" ] || v=$2; [ "$v" -le "$3" ] || v=$3; echo "$v"; }
 
 ktap_plan 25
+# The links of the main pipeline, as the device tree enables them at boot:
+# set here, as any suite before this one may have changed them.
+media-ctl -r
+media-ctl -l "$S:0 -> $SW:0 [1], $SW:2 -> $CCP2:0 [1], $CCP2:1 -> $CCDC:0 [1]"
+media-ctl -l "$CCDC:1 -> $LSC:0 [1], $WB:1 -> $PRV:0 [1], $PRV:1 -> $RSZ:0 [1]"
+media-ctl -l "$RSZ:1 -> \"OMAP3 ISP resizer output\":0 [1]"
 B10=SGRBG10_1X10/${W}x$H
 YUV=UYVY8_1X16/${W}x$H
 # Each source format is set in turn; media-ctl carries it over every
