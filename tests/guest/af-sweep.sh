@@ -7,9 +7,10 @@
 T=/usr/lib/n900/tests
 STEP=64
 SHARP=512
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
 
-echo "KTAP version 1"
-echo "1..2"
+ktap_plan 2
 media-ctl -r
 media-ctl -l '"et8ek8 3-003e":0 -> "video-bus-switch":0 [1]'
 media-ctl -l '"video-bus-switch":2 -> "OMAP3 ISP CCP2":0 [1]'
@@ -39,23 +40,22 @@ echo "# AF total by lens position:$curve"
 d=$((bestpos - SHARP))
 [ $d -lt 0 ] && d=$((-d))
 if [ "$bestpos" -ge 0 ] && [ $d -le $STEP ]; then
-	echo "ok 1 af_peaks_at_focus # peak at $bestpos"
+	ktap_result 1 "af_peaks_at_focus # peak at $bestpos"
 else
-	echo "not ok 1 af_peaks_at_focus # peak at $bestpos, the scene is sharp at $SHARP"
+	ktap_result 0 "af_peaks_at_focus # peak at $bestpos, the scene is sharp at $SHARP"
 fi
 
 # AEWB: the sum of every green sample (all windows) at three exposures
-prev=-1 ok=ok sums=
+prev=-1 ok=1 sums=
 for e in 250 500 1000 1500; do
 	v4l2-ctl -d "$S" --set-ctrl exposure=$e
-	"$T/capture" "$AEWB" 1 /tmp/aewb.bin >/dev/null || { ok="not ok"; break; }
+	"$T/capture" "$AEWB" 1 /tmp/aewb.bin >/dev/null || { ok=0; break; }
 	g=$(od -An -tu4 -j 16 -v /tmp/aewb.bin | tr -s ' ' '\n' | sed '/^$/d' |
 		awk '{ if ((NR - 1) % 4 == 0 || (NR - 1) % 4 == 3) s += $1 } END { print s }')
 	sums="$sums $e:$g"
-	[ "$g" -gt "$prev" ] || ok="not ok"
+	[ "$g" -gt "$prev" ] || ok=0
 	prev=$g
 done
-echo "# AEWB green sum by exposure:$sums"
-echo "$ok 2 aewb_follows_exposure"
+ktap_result $ok aewb_follows_exposure "AEWB green sum by exposure:$sums"
 rm -f /tmp/af.bin /tmp/aewb.bin
 v4l2-ctl -d "$S" --set-ctrl exposure=1000

@@ -4,6 +4,8 @@
 # (main-pipeline.sh: 648x492 sensor mode, 320x240 from the resizer), as one
 # KTAP document: a result per device node plus the grand total. A node
 # passes when it has no failures and no warnings.
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
 media=${1:-/dev/media0}
 out=/tmp/compliance.txt
 
@@ -13,30 +15,25 @@ v4l2-compliance -m "$media" -s >"$out" 2>&1
 rc=$?
 
 n=$(grep -c '^Total for ' "$out")
-echo "KTAP version 1"
-echo "1..$((n + 1))"
+ktap_plan $((n + 1))
 # Only what matters goes to the (slow, emulated) serial console: the
 # nodes tested, every failure and warning, and the totals.
 grep -E 'Compliance test for|fail:|warn:|Total' "$out" | sed 's/^/# /'
-i=0
-grep '^Total for ' "$out" | while IFS= read -r line; do
-	i=$((i + 1))
+grep '^Total for ' "$out" >/tmp/compliance-totals.txt
+while IFS= read -r line; do
 	node=$(echo "$line" | sed -n 's/^Total for .* device \([^:]*\):.*/\1/p')
 	failed=$(echo "$line" | sed -n 's/.*Failed: \([0-9]*\).*/\1/p')
 	warnings=$(echo "$line" | sed -n 's/.*Warnings: \([0-9]*\).*/\1/p')
 	if [ "$failed" = 0 ] && [ "$warnings" = 0 ]; then
-		echo "ok $i compliance.$node"
+		ktap_result 1 "compliance.$node"
 	else
-		echo "not ok $i compliance.$node # $failed failed, $warnings warnings"
+		ktap_result 0 "compliance.$node # $failed failed, $warnings warnings"
 	fi
-done
+done </tmp/compliance-totals.txt
 grand=$(grep '^Grand Total for ' "$out")
-echo "# v4l2-compliance exit code $rc"
-echo "# $grand"
+ktap_diag "v4l2-compliance exit code $rc" "$grand"
 failed=$(echo "$grand" | sed -n 's/.*Failed: \([0-9]*\).*/\1/p')
 warnings=$(echo "$grand" | sed -n 's/.*Warnings: \([0-9]*\).*/\1/p')
-if [ -n "$grand" ] && [ "$failed" = 0 ] && [ "$warnings" = 0 ] && [ $rc -eq 0 ]; then
-	echo "ok $((n + 1)) compliance.grand_total"
-else
-	echo "not ok $((n + 1)) compliance.grand_total"
-fi
+ok=0
+[ -n "$grand" ] && [ "$failed" = 0 ] && [ "$warnings" = 0 ] && [ $rc -eq 0 ] && ok=1
+ktap_result $ok compliance.grand_total

@@ -18,6 +18,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "ktap.h"
+
 struct spec {
 	char entity[64];
 	char name[64];
@@ -83,7 +85,7 @@ static int check_entity(const char *entity)
 	int fd = open_subdev(entity), ok = 1, i;
 
 	if (fd < 0) {
-		printf("# %s: no subdevice node\n", entity);
+		ktap_diag("%s: no subdevice node", entity);
 		return 0;
 	}
 	memset(&q, 0, sizeof(q));
@@ -97,19 +99,19 @@ static int check_entity(const char *entity)
 				    !strcmp(spec[i].name, q.name))
 					s = &spec[i];
 			if (!s) {
-				printf("# %s: undocumented control '%s'\n", entity, q.name);
+				ktap_diag("%s: undocumented control '%s'", entity, q.name);
 				ok = 0;
 			} else {
 				s->seen++;
 				if (q.minimum != s->min || q.maximum != s->max ||
 				    (long long)q.step != s->step ||
 				    q.default_value != s->def) {
-					printf("# %s: '%s' is %lld..%lld step %llu default %lld, documented %lld..%lld step %lld default %lld\n",
-					       entity, q.name, (long long)q.minimum,
-					       (long long)q.maximum,
-					       (unsigned long long)q.step,
-					       (long long)q.default_value, s->min,
-					       s->max, s->step, s->def);
+					ktap_diag("%s: '%s' is %lld..%lld step %llu default %lld, documented %lld..%lld step %lld default %lld",
+						  entity, q.name, (long long)q.minimum,
+						  (long long)q.maximum,
+						  (unsigned long long)q.step,
+						  (long long)q.default_value, s->min,
+						  s->max, s->step, s->def);
 					ok = 0;
 				}
 				if (q.type == V4L2_CTRL_TYPE_INTEGER &&
@@ -122,8 +124,8 @@ static int check_entity(const char *entity)
 					if (ioctl(fd, VIDIOC_S_CTRL, &c) ||
 					    ioctl(fd, VIDIOC_G_CTRL, &c) ||
 					    c.value != q.maximum) {
-						printf("# %s: '%s' set past max reads %d\n",
-						       entity, q.name, c.value);
+						ktap_diag("%s: '%s' set past max reads %d",
+							  entity, q.name, c.value);
 						ok = 0;
 					}
 					c.value = (int)q.default_value;
@@ -135,8 +137,8 @@ static int check_entity(const char *entity)
 	}
 	for (i = 0; i < nspec; i++)
 		if (!strcmp(spec[i].entity, entity) && spec[i].seen != 1) {
-			printf("# %s: documented control '%s' seen %d times\n",
-			       entity, spec[i].name, spec[i].seen);
+			ktap_diag("%s: documented control '%s' seen %d times",
+				  entity, spec[i].name, spec[i].seen);
 			ok = 0;
 		}
 	close(fd);
@@ -151,7 +153,8 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (load(path) || !nspec) {
-		printf("KTAP version 1\n1..1\nnot ok 1 controls # cannot read %s\n", path);
+		ktap_plan(1);
+		ktap_result(0, "controls # cannot read %s", path);
 		return 1;
 	}
 	for (i = 0; i < nspec; i++) {
@@ -163,9 +166,8 @@ int main(int argc, char **argv)
 			n++;
 		}
 	}
-	printf("KTAP version 1\n1..%d\n", n);
+	ktap_plan(n);
 	for (i = 0; i < n; i++)
-		printf("%s %d controls: %s\n", check_entity(entities[i]) ? "ok" : "not ok",
-		       i + 1, entities[i]);
+		ktap_result(check_entity(entities[i]), "controls: %s", entities[i]);
 	return 0;
 }

@@ -13,6 +13,8 @@
 # report. Splats fail the run (tests/host/harness.sh). One KTAP document.
 # shellcheck source=rootfs/overlay/etc/n900/functions
 . /etc/n900/functions
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
 D=/etc/n900/dt-malformed
 O=/sys/kernel/debug/n900-overlay
 PDEV=/sys/bus/platform/devices/isp-under-test
@@ -76,18 +78,16 @@ good() { # DTBO RESULT LABEL: a well-formed overlay probes into a 3-entity graph
 	! media_of "$3" >/dev/null || { ok=0; diag="$diag; $3 still registered after removal"; }
 	oferr=$(since "$1" | grep 'OF: ERROR' | head -n 1)
 	[ -z "$oferr" ] || ok=0
-	n900_result $ok "$2" "$diag" "$oferr"
+	ktap_result $ok "$2" "$diag" "$oferr"
 }
 
 if ! modprobe n900-overlay; then
-	echo "KTAP version 1"
-	echo "1..1"
-	echo "not ok 1 dt_malformed # cannot load n900-overlay (needs a kernel with CONFIG_OF_OVERLAY)"
+	ktap_plan 1
+	ktap_result 0 "dt_malformed # cannot load n900-overlay (needs a kernel with CONFIG_OF_OVERLAY)"
 	exit 0
 fi
 cases=$(awk -F'\t' '$2 != "good" { print $1 }' $D/expect)
-echo "KTAP version 1"
-echo "1..$(($(echo "$cases" | wc -l) + 4))"
+ktap_plan $(($(echo "$cases" | wc -l) + 4))
 
 good good good_overlay_probes "DT test: good"
 # the example overlay of README.md ("Write a topology overlay"), verbatim
@@ -104,9 +104,16 @@ for c in $cases; do
 	oferr=$(since "$c" | grep 'OF: ERROR' | head -n 1)
 	[ -z "$oferr" ] || ok=0
 	[ -n "$log" ] || log="expected /$re/, got: $(since "$c" | grep -v 'n900-overlay' | tail -n 3 | tr '\n' '|')"
-	n900_result $ok "$c" "${log#*] }" "${m:+registered as $m}" "$oferr"
+	ktap_result $ok "$c" "${log#*] }" "${m:+registered as $m}" "$oferr"
 done
 good good good_overlay_probes_after "DT test: good"
 
-n900_no_leak
+# kmemleak has nothing to report after all that
+if leaks=$(n900_leaks); then
+	ok=0
+	[ "$leaks" = 0 ] && ok=1
+	ktap_result $ok no_leak "kmemleak: $leaks unreferenced objects"
+else
+	ktap_skip no_leak "this kernel has no kmemleak"
+fi
 modprobe -r n900-overlay

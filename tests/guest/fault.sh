@@ -12,6 +12,8 @@
 # Splats fail the run (tests/host/harness.sh); kmemleak is checked at its end.
 # shellcheck source=rootfs/overlay/etc/n900/functions
 . /etc/n900/functions
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
 T=/usr/lib/n900/tests
 FAIL=/sys/kernel/debug/n900-power/fail
 S='et8ek8 3-003e'
@@ -40,8 +42,7 @@ graph() { "$T/mc-count" "$1" 2>&1; }
 ISP=$(pdev n900emu,omap3-isp)
 DRV=/sys/bus/platform/drivers/n900-isp
 want=$(graph /dev/media0)
-echo "KTAP version 1"
-echo "1..6"
+ktap_plan 6
 
 # 1. unbind/bind x100 with the media node and a video node held open
 video=$(media-ctl -d /dev/media0 -e 'OMAP3 ISP CCDC output')
@@ -60,7 +61,7 @@ exec 3<&- 4<&-
 echo "$ISP" >$DRV/unbind && echo "$ISP" >$DRV/bind
 m=$(isp_media)
 [ "$m" = /dev/media0 ] || { ok=0 bad="${bad:+$bad; }the media node is $m after the fds closed"; }
-n900_result $ok isp_rebind_100_nodes_open "$i cycles in $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s, the same graph each time (entities pads links interfaces: $want)" "$bad"
+ktap_result $ok isp_rebind_100_nodes_open "$i cycles in $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s, the same graph each time (entities pads links interfaces: $want)" "$bad"
 
 # 2. rmmod/modprobe x50
 ok=1 bad="" t0=$(cut -d' ' -f1 /proc/uptime)
@@ -73,7 +74,7 @@ for i in $(seq 50); do
 	[ "$got" = "$want" ] || { ok=0 bad="media0: graph \"$got\" after load $i, not \"$want\""; break; }
 done
 t1=$(cut -d' ' -f1 /proc/uptime)
-n900_result $ok modules_reload_50 "$i cycles in $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s, the same graph each time ($want)" "$bad"
+ktap_result $ok modules_reload_50 "$i cycles in $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s, the same graph each time ($want)" "$bad"
 
 # 3-5. power-up faults: FAULT ENTITY NAME
 ISP=$(pdev n900emu,omap3-isp)
@@ -93,7 +94,7 @@ fault() {
 	again=$(grep -c '^frame' /tmp/fault-again.log)
 	left2=$(n900_power_left)
 	[ -z "$left2" ] || ok=0
-	n900_result $ok "$3" "$1 fault at \"$2\": ${err#capture: }, $hits power-up(s) failed" \
+	ktap_result $ok "$3" "$1 fault at \"$2\": ${err#capture: }, $hits power-up(s) failed" \
 		"left on after the failure: ${left:-nothing}; after a clean capture: ${left2:-nothing}" \
 		"fault cleared: $again frames"
 }
@@ -101,4 +102,11 @@ fault supply "$S" sensor_supply_fault_undone
 fault clock "$S" sensor_clock_fault_undone
 fault clock "OMAP3 ISP CCDC" ccdc_clock_fault_undone
 
-n900_no_leak
+# kmemleak has nothing to report after all that
+if leaks=$(n900_leaks); then
+	ok=0
+	[ "$leaks" = 0 ] && ok=1
+	ktap_result $ok no_leak "kmemleak: $leaks unreferenced objects"
+else
+	ktap_skip no_leak "this kernel has no kmemleak"
+fi

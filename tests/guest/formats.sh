@@ -6,6 +6,8 @@
 # YUV out; resizer 1/4x..4x of its sink crop within 32..4096; a crop starts
 # on an even pixel so that the Bayer order holds; a video node offers what
 # its linked pad gives), not from the driver.
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
 S='"et8ek8 3-003e"'
 SW='"video-bus-switch"'
 CCP2='"OMAP3 ISP CCP2"'
@@ -17,7 +19,6 @@ RSZ='"OMAP3 ISP resizer"'
 W=2592
 H=1968
 
-n=0
 # snapshot: every pad's format as "ENTITY:PAD CODE/WxH", from one media-ctl -p
 snapshot() {
 	media-ctl -p | awk '
@@ -26,21 +27,24 @@ snapshot() {
 		/fmt:/ { f = $0; sub(/.*fmt:/, "", f); sub(/ .*/, "", f); print e ":" p " " f }'
 }
 check() { # NAME ENTITY PAD EXPECTED (against $snap)
-	n=$((n + 1))
 	name=$(echo "$2" | tr -d '"')
 	got=$(echo "$snap" | grep -F "$name:$3 " | cut -d' ' -f2- | sed 's/.* //')
 	if [ "$got" = "$4" ]; then
-		echo "ok $n $1"
+		ktap_result 1 "$1"
 	else
-		echo "# $name:$3 is '$got', expected '$4'"
-		echo "not ok $n $1"
+		ktap_result 0 "$1" "$name:$3 is '$got', expected '$4'"
 	fi
 }
 ceil4() { echo $((($1 + 3) / 4)); }
 clamp() { v=$1; [ "$v" -ge "$2" ] || v=$2; [ "$v" -le "$3" ] || v=$3; echo "$v"; }
 
-echo "KTAP version 1"
-echo "1..25"
+ktap_plan 25
+# The links of the main pipeline, as the device tree enables them at boot:
+# set here, as any suite before this one may have changed them.
+media-ctl -r
+media-ctl -l "$S:0 -> $SW:0 [1], $SW:2 -> $CCP2:0 [1], $CCP2:1 -> $CCDC:0 [1]"
+media-ctl -l "$CCDC:1 -> $LSC:0 [1], $WB:1 -> $PRV:0 [1], $PRV:1 -> $RSZ:0 [1]"
+media-ctl -l "$RSZ:1 -> \"OMAP3 ISP resizer output\":0 [1]"
 B10=SGRBG10_1X10/${W}x$H
 YUV=UYVY8_1X16/${W}x$H
 # Each source format is set in turn; media-ctl carries it over every
@@ -78,13 +82,11 @@ crop() { # ENTITY PAD: the pad's crop rectangle, "(x,y)/WxH"
 	media-ctl --get-v4l2 "$1:$2" | grep -o 'crop:([0-9,]*)/[0-9x]*' | cut -d: -f2
 }
 check_crop() { # NAME ENTITY PAD EXPECTED
-	n=$((n + 1))
 	got=$(crop "$2" "$3")
 	if [ "$got" = "$4" ]; then
-		echo "ok $n $1"
+		ktap_result 1 "$1"
 	else
-		echo "# $2:$3 crop is '$got', expected '$4'"
-		echo "not ok $n $1"
+		ktap_result 0 "$1" "$2:$3 crop is '$got', expected '$4'"
 	fi
 }
 media-ctl -V "$CCDC:0 [fmt:SGRBG10_1X10/1296x984], $CCDC:2 [crop:(101,51)/640x480]"
@@ -114,12 +116,10 @@ fourccs() { # ENTITY: the pixel formats its video node enumerates
 	v4l2-ctl -d "$(media-ctl -e "$1")" --list-formats | grep -o "'[A-Z0-9 ]*'" | tr -d "'" | sort | tr '\n' ' '
 }
 check_list() { # NAME GOT EXPECTED
-	n=$((n + 1))
 	if [ "$2" = "$3" ]; then
-		echo "ok $n $1"
+		ktap_result 1 "$1"
 	else
-		echo "# got '$2', expected '$3'"
-		echo "not ok $n $1"
+		ktap_result 0 "$1" "got '$2', expected '$3'"
 	fi
 }
 check_list preview_output_offers_yuv "$(fourccs 'OMAP3 ISP preview output')" "UYVY YUYV "

@@ -7,6 +7,8 @@
 T=/usr/lib/n900/tests
 F=SGRBG10_1X10/648x492
 TOL=10	# per cent: timer slack of an emulated CPU
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
 
 media-ctl -r
 media-ctl -l '"et8ek8 3-003e":0 -> "video-bus-switch":0 [1], "video-bus-switch":2 -> "OMAP3 ISP CCP2":0 [1]'
@@ -45,18 +47,13 @@ within() { # MEASURED EXPECTED: within TOL per cent
 	[ -n "$1" ] && [ $(($1 * 100)) -ge $(($2 * (100 - TOL))) ] &&
 		[ $(($1 * 100)) -le $(($2 * (100 + TOL))) ]
 }
-result() { # N NAME OK? DIAGNOSTIC
-	echo "# $4"
-	if [ "$3" = 0 ]; then echo "ok $1 $2"; else echo "not ok $1 $2"; fi
-}
 
-echo "KTAP version 1"
-echo "1..4"
+ktap_plan 4
 
 # the mode's nominal frame length: 504 lines (et8ek8_mode.c), vblank 12
 vb=$(ctrl vertical_blanking)
 [ "$vb" = 12 ]
-result 1 mode_sets_nominal_vblank $? "vertical_blanking $vb after setting 648x492, the mode table's 504 - 492 = 12"
+ktap_result $(($? == 0)) mode_sets_nominal_vblank "vertical_blanking $vb after setting 648x492, the mode table's 504 - 492 = 12"
 
 want=$(expected_us)
 # how fast this guest renders a frame at all: when it cannot render one
@@ -69,11 +66,11 @@ v4l2-ctl -d "$sd" --set-ctrl free_running=0
 set -- $(paced "$want")
 nominal=${1#none} windows=$2
 if [ -n "$render" ] && [ "$render" -gt $((want * (100 - TOL) / 100)) ]; then
-	echo "# measured $windows us per frame, the controls give $want us"
-	echo "ok 2 nominal_interval # SKIP this guest renders a frame in $render us, too slow for the nominal $want us (a loaded host)"
+	ktap_diag "measured $windows us per frame, the controls give $want us"
+	ktap_skip nominal_interval "this guest renders a frame in $render us, too slow for the nominal $want us (a loaded host)"
 else
 	within "$nominal" "$want"
-	result 2 nominal_interval $? "measured $windows us per frame (up to 3 windows of 8 frames), the controls give $want us (±$TOL %; free running: ${render:-no} us)"
+	ktap_result $(($? == 0)) nominal_interval "measured $windows us per frame (up to 3 windows of 8 frames), the controls give $want us (±$TOL %; free running: ${render:-no} us)"
 fi
 
 v4l2-ctl -d "$sd" --set-ctrl vertical_blanking=755
@@ -82,12 +79,12 @@ want=$(expected_us)
 set -- $(paced "$want")
 got=${1#none} windows=$2
 within "$got" "$want"
-result 3 vblank_stretches_interval $? "vertical_blanking 755: measured $windows us per frame (up to 3 windows), the controls give $want us (±$TOL %)"
+ktap_result $(($? == 0)) vblank_stretches_interval "vertical_blanking 755: measured $windows us per frame (up to 3 windows), the controls give $want us (±$TOL %)"
 
 # free running ignores the blanking: faster than the stretched interval
 # (against the nominal one, a debug kernel on a loaded host may not be)
 v4l2-ctl -d "$sd" --set-ctrl free_running=1
 free=$(measured_us)
 [ -n "$free" ] && [ -n "$got" ] && [ "$free" -lt $((got * 9 / 10)) ]
-result 4 free_running_is_faster $? "free running with vertical_blanking 755: ${free:-no} us per frame, against ${got:-no} us without (nominal: ${nominal:-no} us)"
+ktap_result $(($? == 0)) free_running_is_faster "free running with vertical_blanking 755: ${free:-no} us per frame, against ${got:-no} us without (nominal: ${nominal:-no} us)"
 v4l2-ctl -d "$sd" --set-ctrl free_running=0,vertical_blanking=12

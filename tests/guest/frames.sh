@@ -11,6 +11,8 @@ T=/usr/lib/n900/tests
 SPEC=/etc/n900/frames.spec
 EXPECTED=/etc/n900/frames.expected
 FRAMES=8
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
 
 # node ENTITY: the device node of an entity
 node() { media-ctl -e "$1"; }
@@ -25,9 +27,7 @@ total=$(grep -c '^case ' $SPEC)
 first=${1:-1}
 last=${2:-$total}
 [ "$last" -le "$total" ] || last=$total
-echo "KTAP version 1"
-echo "1..$((last - first + 1))"
-i=0
+ktap_plan $((last - first + 1))
 k=0
 name=
 err=
@@ -36,12 +36,10 @@ baseline=$(sed -n 's/^baseline //p' $SPEC)
 finish() { # report the case that ends here
 	[ -n "$name" ] || return 0
 	[ -z "$skip" ] || return 0
-	i=$((i + 1))
 	if [ -z "$err" ]; then
-		echo "ok $i frames.$name"
+		ktap_result 1 "frames.$name"
 	else
-		echo "# $err"
-		echo "not ok $i frames.$name"
+		ktap_result 0 "frames.$name" "$err"
 	fi
 }
 

@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ktap.h"
+
 #define MAX_FDS		64
 #define MAX_LINKS	256
 
@@ -266,8 +268,8 @@ static void check(const struct ioc *c, int ret, int e, const char *path)
 	tally[e & 255]++;
 	if (!allowed(c, e)) {
 		if (violations < 20)
-			printf("# %s on %s: errno %d (%s), not documented for it\n",
-			       c->name, path, e, errname(e) ? errname(e) : "?");
+			ktap_diag("%s on %s: errno %d (%s), not documented for it",
+				  c->name, path, e, errname(e) ? errname(e) : "?");
 		violations++;
 	}
 }
@@ -374,8 +376,8 @@ int main(int argc, char **argv)
 	open_nodes();
 	media_fd = nodes[0].fd;
 
-	printf("KTAP version 1\n1..4\n");
-	printf("# seed %s, %u nodes\n", argv[2], nnodes);
+	ktap_plan(4);
+	ktap_diag("seed %s, %u nodes", argv[2], nnodes);
 	if (media_fd < 0 || topology(media_fd, &before)) {
 		printf("Bail out! /dev/media0: %s\n", strerror(errno));
 		return 1;
@@ -387,9 +389,8 @@ int main(int argc, char **argv)
 		fuzz_one();
 		done++;
 	}
-	printf("# %lu calls in %.0f s\n", done, difftime(time(NULL), t0));
-	printf("%s 1 fuzz_calls # %lu of %lu\n", done >= calls ? "ok" : "not ok",
-	       done, calls);
+	ktap_diag("%lu calls in %.0f s", done, difftime(time(NULL), t0));
+	ktap_result(done >= calls, "fuzz_calls # %lu of %lu", done, calls);
 
 	/* two link togglers, while the caller streams (see ioctl-fuzz.sh) */
 	for (i = 0; i < 2; i++)
@@ -398,22 +399,21 @@ int main(int argc, char **argv)
 	stop_threads = 1;
 	for (i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
-	printf("# concurrent SETUP_LINK: %lu + %lu calls\n", link_calls[0],
-	       link_calls[1]);
-	printf("%s 2 concurrent_setup_link\n",
-	       link_calls[0] && link_calls[1] ? "ok" : "not ok");
+	ktap_diag("concurrent SETUP_LINK: %lu + %lu calls", link_calls[0],
+		  link_calls[1]);
+	ktap_result(link_calls[0] && link_calls[1], "concurrent_setup_link");
 
 	for (i = 0; i < 256; i++)
 		if (tally[i])
-			printf("# errno %s: %lu\n", errname(i) ? errname(i) : "?",
-			       tally[i]);
-	printf("%s 3 documented_errnos # %lu undocumented\n",
-	       violations ? "not ok" : "ok", violations);
+			ktap_diag("errno %s: %lu", errname(i) ? errname(i) : "?",
+				  tally[i]);
+	ktap_result(!violations, "documented_errnos # %lu undocumented",
+		    violations);
 
 	ok = !topology(media_fd, &after) && same_graph(&before, &after);
-	printf("# graph before: %u entities, %u pads, %u links; after: %u, %u, %u\n",
-	       before.nents, before.npads, before.nlinks, after.nents,
-	       after.npads, after.nlinks);
-	printf("%s 4 topology_unchanged\n", ok ? "ok" : "not ok");
+	ktap_diag("graph before: %u entities, %u pads, %u links; after: %u, %u, %u",
+		  before.nents, before.npads, before.nlinks, after.nents,
+		  after.npads, after.nlinks);
+	ktap_result(ok, "topology_unchanged");
 	return 0;
 }

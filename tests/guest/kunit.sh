@@ -6,16 +6,18 @@
 # kernel with KUnit but without the suite fails.
 K=/sys/kernel/debug/kunit
 SUITES="media-controller"
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
 
-echo "KTAP version 1"
 if [ ! -d $K ]; then
-	echo "1..1"
-	echo "ok 1 kunit # SKIP this kernel has no KUnit (CONFIG_KUNIT is in the debug flavour)"
+	ktap_plan 1
+	ktap_skip kunit "this kernel has no KUnit (CONFIG_KUNIT is in the debug flavour)"
 	exit 0
 fi
 # Test case lines are indented one level inside their suite's document:
 # "    ok 3 mc_test_walk_deep_chain" becomes "ok kunit.SUITE.mc_test_...",
-# numbered below.
+# numbered again below (what follows the verdict, with any " # SKIP ...",
+# is passed on as it is).
 lines=$(for s in $SUITES; do
 	if [ -r "$K/$s/results" ]; then
 		sed -n "s/^    \(\(not \)\{0,1\}ok\) [0-9]* /\1 kunit.$s./p" "$K/$s/results"
@@ -24,9 +26,16 @@ lines=$(for s in $SUITES; do
 	fi
 done)
 if [ -z "$lines" ]; then
-	echo "1..1"
-	echo "not ok 1 kunit # no test case results in $K/*/results"
+	ktap_plan 1
+	ktap_result 0 "kunit # no test case results in $K/*/results"
 	exit 0
 fi
-echo "1..$(echo "$lines" | wc -l)"
-echo "$lines" | awk '{ sub(/^(not )?ok/, "& " NR); print }'
+ktap_plan "$(echo "$lines" | wc -l)"
+while read -r verdict rest; do
+	case $verdict in
+	ok) ktap_result 1 "$rest" ;;
+	*) ktap_result 0 "${rest#ok }" ;;
+	esac
+done <<EOF
+$lines
+EOF

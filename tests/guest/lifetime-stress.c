@@ -68,6 +68,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ktap.h"
+
 #define MAX_WORKERS	16
 #define MAX_HELD	3
 #define MAX_DEVS	512
@@ -983,7 +985,7 @@ static unsigned int splats_since(int fd)
 				ctx = 3;
 		}
 		if (ctx && shown < 8) {
-			printf("# splat: %s\n", msg);
+			ktap_diag("splat: %s", msg);
 			shown++;
 		}
 		if (ctx)
@@ -995,13 +997,6 @@ static unsigned int splats_since(int fd)
 /* -------------------------------------------------------------------------
  * The test
  */
-
-/* print KTAP result @n; 1 when it failed */
-static int result(int ok, unsigned int n, const char *name)
-{
-	printf("%sok %u %s\n", ok ? "" : "not ", n, name);
-	return !ok;
-}
 
 int main(int argc, char **argv)
 {
@@ -1033,16 +1028,16 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	rng = stream_seed(seed, 0);
 
-	printf("KTAP version 1\n1..4\n");
-	printf("# seed %lu\n", seed);
-	printf("# %u s, %u workers\n", seconds, nworkers);
+	ktap_plan(4);
+	ktap_diag("seed %lu", seed);
+	ktap_diag("%u s, %u workers", seconds, nworkers);
 
 	for (t = now() + 20; (before = entity_count()) < 0 && now() < t;)
 		sleep_ms(100);
 	if (bound_devices(0, &r, 1))
 		snprintf(isp, sizeof(isp), "%s", r.name);
-	printf("# /dev/media0: %ld entities; the ISP: %s\n", before,
-	       isp[0] ? isp : "none");
+	ktap_diag("/dev/media0: %ld entities; the ISP: %s", before,
+		  isp[0] ? isp : "none");
 
 	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	kmsg_err = errno;
@@ -1115,8 +1110,8 @@ int main(int argc, char **argv)
 		if (!strcmp(media, "media0") || cycles || hung[0])
 			break;
 		/* registered while an old /dev/media0 was open: cycle it */
-		printf("# the ISP's media device is %s: unbind and bind it once more\n",
-		       media);
+		ktap_diag("the ISP's media device is %s: unbind and bind it once more",
+			  media);
 		cycles++;
 		if (!drv_write(0, "unbind", isp))
 			drv_write(0, "bind", isp);
@@ -1130,58 +1125,58 @@ int main(int argc, char **argv)
 	/* the diagnostics */
 	memset(&sum, 0, sizeof(sum));
 	for (i = 0; i < nworkers; i++) {
-		printf("# worker %u: %lu iterations, %lu opens (%lu failed), %lu ioctls (%lu failed), %lu SETUP_LINK, %lu streams started, %lu frames dequeued, %lu fds kept, %lu closed with their buffers\n",
-		       i + 1, st[i].iterations, st[i].opens, st[i].open_fails,
-		       st[i].ioctls, st[i].ioctl_fails, st[i].setup_links,
-		       st[i].streams, st[i].frames, st[i].held,
-		       st[i].closed_busy);
+		ktap_diag("worker %u: %lu iterations, %lu opens (%lu failed), %lu ioctls (%lu failed), %lu SETUP_LINK, %lu streams started, %lu frames dequeued, %lu fds kept, %lu closed with their buffers",
+			  i + 1, st[i].iterations, st[i].opens, st[i].open_fails,
+			  st[i].ioctls, st[i].ioctl_fails, st[i].setup_links,
+			  st[i].streams, st[i].frames, st[i].held,
+			  st[i].closed_busy);
 		sum.iterations += st[i].iterations;
 		sum.ioctls += st[i].ioctls;
 		sum.streams += st[i].streams;
 		sum.frames += st[i].frames;
 	}
-	printf("# in all: %lu iterations, %lu ioctls, %lu streams started, %lu frames dequeued\n",
-	       sum.iterations, sum.ioctls, sum.streams, sum.frames);
-	printf("# %lu unbinder rounds\n", unbinder_rounds);
+	ktap_diag("in all: %lu iterations, %lu ioctls, %lu streams started, %lu frames dequeued",
+		  sum.iterations, sum.ioctls, sum.streams, sum.frames);
+	ktap_diag("%lu unbinder rounds", unbinder_rounds);
 	for (i = 0; i < NDRV; i++)
 		if (unbinds[i] || unbind_fails[i])
-			printf("# %s: %lu unbinds (%lu failed), %lu binds (%lu failed)\n",
-			       drivers[i], unbinds[i], unbind_fails[i], binds[i],
-			       bind_fails[i]);
-	printf("# %u devices bound again at the end\n", rebound);
+			ktap_diag("%s: %lu unbinds (%lu failed), %lu binds (%lu failed)",
+				  drivers[i], unbinds[i], unbind_fails[i], binds[i],
+				  bind_fails[i]);
+	ktap_diag("%u devices bound again at the end", rebound);
 
 	/* 1: workers_finished */
 	ok = !hung[0];
 	if (hung[0])
-		printf("# %s\n", hung);
+		ktap_diag("%s", hung);
 	for (i = 0; i < nworkers; i++) {
 		if (!done[i]) {
-			printf("# worker %u (pid %d) could not be killed: stuck in the kernel\n",
-			       i + 1, pids[i]);
+			ktap_diag("worker %u (pid %d) could not be killed: stuck in the kernel",
+				  i + 1, pids[i]);
 			ok = 0;
 		} else if (killed[i]) {
-			printf("# worker %u did not stop in %d s: killed\n", i + 1,
-			       STOP_WAIT);
+			ktap_diag("worker %u did not stop in %d s: killed", i + 1,
+				  STOP_WAIT);
 			ok = 0;
 		} else if (WIFSIGNALED(status[i])) {
-			printf("# worker %u died of signal %d (%s)%s\n", i + 1,
-			       WTERMSIG(status[i]), strsignal(WTERMSIG(status[i])),
-			       WTERMSIG(status[i]) == SIGALRM ?
-			       ": an iteration hung" : "");
+			ktap_diag("worker %u died of signal %d (%s)%s", i + 1,
+				  WTERMSIG(status[i]), strsignal(WTERMSIG(status[i])),
+				  WTERMSIG(status[i]) == SIGALRM ?
+				  ": an iteration hung" : "");
 			ok = 0;
 		} else if (WEXITSTATUS(status[i])) {
-			printf("# worker %u exited with %d\n", i + 1,
-			       WEXITSTATUS(status[i]));
+			ktap_diag("worker %u exited with %d", i + 1,
+				  WEXITSTATUS(status[i]));
 			ok = 0;
 		}
 	}
-	failed += result(ok, 1, "workers_finished");
+	failed += !ktap_result(ok, "workers_finished");
 
 	/* 2: graph_back */
 	ok = before >= 0 && after == before;
-	printf("# /dev/media0: %ld entities before, %ld after%s\n", before, after,
-	       after < 0 ? " (no media device)" : "");
-	failed += result(ok, 2, "graph_back");
+	ktap_diag("/dev/media0: %ld entities before, %ld after%s", before, after,
+		  after < 0 ? " (no media device)" : "");
+	failed += !ktap_result(ok, "graph_back");
 
 	/* 3: nothing_powered (a moment for a late power-off) */
 	for (t = now() + 2;; sleep_ms(100)) {
@@ -1189,16 +1184,16 @@ int main(int argc, char **argv)
 		if (!left[0] || now() > t)
 			break;
 	}
-	printf("# left powered: %s\n", left[0] ? left : "nothing");
-	failed += result(!left[0], 3, "nothing_powered");
+	ktap_diag("left powered: %s", left[0] ? left : "nothing");
+	failed += !ktap_result(!left[0], "nothing_powered");
 
 	/* 4: no_splat */
 	if (kmsg < 0) {
-		printf("ok 4 no_splat # SKIP /dev/kmsg: %s\n", strerror(kmsg_err));
+		ktap_skip("no_splat", "/dev/kmsg: %s", strerror(kmsg_err));
 	} else {
 		i = splats_since(kmsg);
-		printf("# %u kernel splats since the start\n", i);
-		failed += result(!i, 4, "no_splat");
+		ktap_diag("%u kernel splats since the start", i);
+		failed += !ktap_result(!i, "no_splat");
 	}
 	return failed ? 1 : 0;
 }

@@ -32,6 +32,8 @@
 # limit, so that an oops there kills the child, not this script.
 # shellcheck source=rootfs/overlay/etc/n900/functions
 . /etc/n900/functions
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
 T=/usr/lib/n900/tests
 D=/sys/bus/platform/drivers
 S='et8ek8 3-003e'
@@ -203,7 +205,7 @@ hold_across_unbind() {
 	[ -z "$left" ] || ok=0
 	no_splat || ok=0
 	rm -f $FIFO
-	n900_result $ok "subdev_fd_outlives_unbind.$1" \
+	ktap_result $ok "subdev_fd_outlives_unbind.$1" \
 		"$4 ($d, $3): $node held open${ev:+, $ev control events subscribed}; unbound${during:+ (the entity $during)}" \
 		"ioctl on the stale fd: ${res:-none} (ENODEV expected); closed: $closed; the entity back at ${back:-nothing}; left powered: ${left:-nothing}" \
 		"$bad"
@@ -272,7 +274,7 @@ t_subdev_node_back_while_old_open() {
 	[ "$refs1" = "$refs0" ] || ok=0
 	no_splat || ok=0
 	rm -f $FIFO
-	n900_result $ok subdev_node_back_while_old_open \
+	ktap_result $ok subdev_node_back_while_old_open \
 		"ad5820 3-000c: $node held open while $d was unbound and bound twice; the lens's node after each bind:${ctrls:- none}" \
 		"n900_ad5820 module references: $refs0 before, $refs1 after the close" "$bad"
 }
@@ -293,7 +295,7 @@ t_stream_node_left_without_links() {
 	sysfs_write "$d" $D/n900-isp-block/bind || { ok=0 bad="${bad:+$bad; }bind of $d failed"; }
 	wait_graph 100 || { ok=0 bad="${bad:+$bad; }graph \"$(graph)\" after the rebind, not \"$WANT\""; }
 	no_splat || ok=0
-	n900_result $ok stream_node_left_without_links \
+	ktap_result $ok stream_node_left_without_links \
 		"$node with $d unbound (no link left): $got" "$bad"
 }
 t_power_across_sensor_rebind() {
@@ -315,7 +317,7 @@ t_power_across_sensor_rebind() {
 	states=$(pm_states) || ok=0
 	no_splat || ok=0
 	media-ctl -r
-	n900_result $ok power_across_sensor_rebind \
+	ktap_result $ok power_across_sensor_rebind \
 		"$dev held open (powered: ${open:-nothing}), $d unbound and bound, then closed" \
 		"left powered: ${left:-nothing}" "runtime PM: $states" "$bad"
 }
@@ -335,7 +337,7 @@ t_power_across_isp_unbind() {
 	wait_graph 200 || { ok=0 bad="${bad:+$bad; }graph \"$(graph)\" after the rebind, not \"$WANT\""; }
 	no_splat || ok=0
 	media-ctl -r
-	n900_result $ok power_across_isp_unbind \
+	ktap_result $ok power_across_isp_unbind \
 		"$dev held open, $ISP unbound, then closed: left powered: ${left:-nothing}" \
 		"runtime PM with the ISP unbound: $states" "$bad"
 }
@@ -356,7 +358,7 @@ t_switch_one_input_after_rebind() {
 	[ "$after" = '"vs6555 2-0010":0' ] || ok=0
 	no_splat || ok=0
 	media-ctl -r
-	n900_result $ok switch_one_input_after_rebind \
+	ktap_result $ok switch_one_input_after_rebind \
 		"enabled inputs of the switch: ${before:-none} before $d was rebound, ${after:-none} after (the front camera's only expected)" \
 		"$bad"
 }
@@ -404,7 +406,7 @@ t_stream_before_camera_binds() {
 	n900_load_drivers || { ok=0 bad="${bad:+$bad; }n900_load_drivers failed"; }
 	wait_graph 100 || { ok=0 bad="${bad:+$bad; }graph \"$(graph)\" with every module loaded, not \"$WANT\""; }
 	no_splat || ok=0
-	n900_result $ok stream_before_camera_binds \
+	ktap_result $ok stream_before_camera_binds \
 		"${node:-no node}: $n0 frames before the camera modules loaded, $n1 two seconds after /dev/media0 came; still streaming then: $alive ($(tail -n 1 $LOG 2>/dev/null))" \
 		"$bad"
 }
@@ -428,7 +430,7 @@ t_isp_unbind_standalone_stream() {
 	sysfs_write "$ISP" $D/n900-isp/bind || { ok=0 bad="${bad:+$bad; }bind of $ISP failed"; }
 	wait_graph 200 || { ok=0 bad="${bad:+$bad; }graph \"$(graph)\" after the rebind, not \"$WANT\""; }
 	no_splat || ok=0
-	n900_result $ok isp_unbind_standalone_stream \
+	ktap_result $ok isp_unbind_standalone_stream \
 		"$node streamed $n frames with no link enabled, $ISP unbound: the capture ended within 10 s: $ended ($(tail -n 1 $LOG))" \
 		"$bad"
 }
@@ -459,7 +461,7 @@ t_frame_odd_width_checked() {
 	bounded 100 media-ctl -p || { ok=0 bad="${bad:+$bad; }media-ctl -p does not answer"; }
 	no_splat || ok=0
 	media-ctl -r
-	n900_result $ok frame_odd_width_checked \
+	ktap_result $ok frame_odd_width_checked \
 		"CCP2 input -> CCP2 -> CCDC -> CCDC output at 641x481 BA10, a $size-byte input frame: $got" \
 		"${err:+setup: $err}" "$bad"
 }
@@ -496,9 +498,19 @@ t_frame_sizes_checked() {
 	bounded 100 media-ctl -p || { ok=0 bad="media-ctl -p does not answer"; }
 	no_splat || ok=0
 	media-ctl -r
-	n900_result $ok frame_sizes_checked \
+	ktap_result $ok frame_sizes_checked \
 		"et8ek8 648x492 -> switch:0; switch:1 (disabled), CCP2, CCDC at 2592x1968; switch:2 reads$sw" \
 		"${err:+setup: $err}" "2592x1968 BA10 from $out: $what" "$bad"
+}
+t_no_leak() {
+	# kmemleak has nothing to report after all that
+	if leaks=$(n900_leaks); then
+		ok=0
+		[ "$leaks" = 0 ] && ok=1
+		ktap_result $ok no_leak "kmemleak: $leaks unreferenced objects"
+	else
+		ktap_skip no_leak "this kernel has no kmemleak"
+	fi
 }
 TESTS="subdev_fd_outlives_unbind.ccdc subdev_fd_outlives_unbind.sensor subdev_fd_outlives_unbind.lens subdev_fd_outlives_unbind.flash subdev_fd_outlives_unbind.switch subdev_node_back_while_old_open power_across_sensor_rebind power_across_isp_unbind switch_one_input_after_rebind stream_before_camera_binds isp_unbind_standalone_stream stream_node_left_without_links frame_odd_width_checked frame_sizes_checked no_leak"
 
@@ -516,14 +528,10 @@ done
 
 ISP=$(pdev n900emu,omap3-isp)
 WANT=$(graph)
-echo "KTAP version 1"
 n=0
 for t in $run; do n=$((n + 1)); done
-echo "1..$n"
-echo "# graph (entities pads links interfaces): $WANT; ISP $ISP"
+ktap_plan $n
+ktap_diag "graph (entities pads links interfaces): $WANT; ISP $ISP"
 for t in $run; do
-	case $t in
-	no_leak) n900_no_leak ;;
-	*) "t_$(echo "$t" | tr . _)" ;;
-	esac
+	"t_$(echo "$t" | tr . _)"
 done

@@ -4,6 +4,8 @@
 # documents for it (MEDIA_IOC_SETUP_LINK: EBUSY when the link cannot be
 # enabled now, EINVAL for an immutable link); expected values come from
 # those rules, not from the driver.
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
 S='"et8ek8 3-003e"'
 FRONT='"vs6555 2-0010"'
 SW='"video-bus-switch"'
@@ -15,7 +17,6 @@ WB='"OMAP3 ISP white balance"'
 PRV='"OMAP3 ISP preview"'
 RSZ='"OMAP3 ISP resizer"'
 
-n=0
 # setup LINK: "ok", or the error text media-ctl reports for SETUP_LINK
 setup() {
 	out=$(media-ctl -l "$1" 2>&1) && { echo ok; return; }
@@ -26,18 +27,15 @@ setup() {
 	esac
 }
 check() { # NAME LINK EXPECTED
-	n=$((n + 1))
 	got=$(setup "$2")
 	if [ "$got" = "$3" ]; then
-		echo "ok $n $1"
+		ktap_result 1 "$1"
 	else
-		echo "# $2: $got, expected $3"
-		echo "not ok $n $1"
+		ktap_result 0 "$1" "$2: $got, expected $3"
 	fi
 }
 
-echo "KTAP version 1"
-echo "1..10"
+ktap_plan 10
 media-ctl -r
 # the N900 camera bus switch routes one sensor at a time to CCP2
 check switch_first_input "$S:0 -> $SW:0 [1]" ok

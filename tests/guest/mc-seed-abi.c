@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <linux/media.h>
 #include <linux/version.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,8 @@
 #include <sys/ioctl.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+
+#include "ktap.h"
 
 #define MAX_ENT		4096
 #define MAX_LINKS	16384
@@ -67,17 +68,6 @@ static unsigned int n_act;
 
 static int fd;
 
-static void diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("# ", stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	fputc('\n', stdout);
-}
-
 static int load_expected(const char *path)
 {
 	char line[512], *f[6];
@@ -85,7 +75,7 @@ static int load_expected(const char *path)
 	int n;
 
 	if (!fp) {
-		diag("cannot open %s: %s", path, strerror(errno));
+		ktap_diag("cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
 	while (fgets(line, sizeof(line), fp)) {
@@ -183,35 +173,35 @@ static int test_device_info(void)
 
 	memset(&info, 0xa5, sizeof(info));
 	if (ioctl(fd, MEDIA_IOC_DEVICE_INFO, &info)) {
-		diag("MEDIA_IOC_DEVICE_INFO: %s", strerror(errno));
+		ktap_diag("MEDIA_IOC_DEVICE_INFO: %s", strerror(errno));
 		return 0;
 	}
 	uname(&u);
 	if (sscanf(u.release, "%u.%u.%u", &maj, &min, &sub) != 3)
 		sub = 0;
 	kv = KERNEL_VERSION(maj, min, sub > 255 ? 255 : sub);
-	diag("driver '%s' model '%s' bus_info '%s' media_version %#x",
-	     info.driver, info.model, info.bus_info, info.media_version);
+	ktap_diag("driver '%s' model '%s' bus_info '%s' media_version %#x",
+		  info.driver, info.model, info.bus_info, info.media_version);
 	if (!info.driver[0] || strnlen(info.driver, sizeof(info.driver)) == sizeof(info.driver)) {
-		diag("driver name empty or not terminated");
+		ktap_diag("driver name empty or not terminated");
 		ok = 0;
 	}
 	if (strcmp(info.model, exp_model)) {
-		diag("model '%s', device tree says '%s'", info.model, exp_model);
+		ktap_diag("model '%s', device tree says '%s'", info.model, exp_model);
 		ok = 0;
 	}
 	if (strncmp(info.bus_info, "platform:", 9)) {
-		diag("bus_info does not start with 'platform:'");
+		ktap_diag("bus_info does not start with 'platform:'");
 		ok = 0;
 	}
 	if (info.media_version != kv || info.driver_version != kv) {
-		diag("media_version %#x driver_version %#x, kernel is %#x",
-		     info.media_version, info.driver_version, kv);
+		ktap_diag("media_version %#x driver_version %#x, kernel is %#x",
+			  info.media_version, info.driver_version, kv);
 		ok = 0;
 	}
 	for (unsigned int i = 0; i < sizeof(info.reserved) / sizeof(info.reserved[0]); i++)
 		if (info.reserved[i]) {
-			diag("reserved[%u] not zeroed", i);
+			ktap_diag("reserved[%u] not zeroed", i);
 			ok = 0;
 		}
 	return ok;
@@ -229,11 +219,11 @@ static int test_enum_entities(void)
 	e.id = MEDIA_ENT_ID_FLAG_NEXT;
 	while (!ioctl(fd, MEDIA_IOC_ENUM_ENTITIES, &e)) {
 		if (n_ent == MAX_ENT) {
-			diag("more than %d entities", MAX_ENT);
+			ktap_diag("more than %d entities", MAX_ENT);
 			return 0;
 		}
 		if (n_ent && e.id <= last) {
-			diag("id %u after %u: not ascending", e.id, last);
+			ktap_diag("id %u after %u: not ascending", e.id, last);
 			ok = 0;
 		}
 		last = e.id;
@@ -241,10 +231,10 @@ static int test_enum_entities(void)
 		e.id |= MEDIA_ENT_ID_FLAG_NEXT;
 	}
 	if (errno != EINVAL) {
-		diag("enumeration ended with %s, not EINVAL", strerror(errno));
+		ktap_diag("enumeration ended with %s, not EINVAL", strerror(errno));
 		ok = 0;
 	}
-	diag("%u entities enumerated, %u in the device tree", n_ent, n_exp_ent);
+	ktap_diag("%u entities enumerated, %u in the device tree", n_ent, n_exp_ent);
 	if (n_ent != n_exp_ent)
 		ok = 0;
 	for (i = 0; i < n_exp_ent; i++) {
@@ -253,7 +243,7 @@ static int test_enum_entities(void)
 		for (j = 0; j < n_ent; j++)
 			seen += !strcmp(ent[j].name, exp_ent[i].name);
 		if (seen != 1) {
-			diag("'%s' seen %u times", exp_ent[i].name, seen);
+			ktap_diag("'%s' seen %u times", exp_ent[i].name, seen);
 			ok = 0;
 		}
 	}
@@ -262,7 +252,7 @@ static int test_enum_entities(void)
 			if (!strcmp(ent[j].name, exp_ent[i].name))
 				break;
 		if (i == n_exp_ent) {
-			diag("unexpected entity '%s'", ent[j].name);
+			ktap_diag("unexpected entity '%s'", ent[j].name);
 			ok = 0;
 		}
 	}
@@ -271,7 +261,7 @@ static int test_enum_entities(void)
 		memset(&e, 0, sizeof(e));
 		e.id = ent[j].id;
 		if (ioctl(fd, MEDIA_IOC_ENUM_ENTITIES, &e) || strcmp(e.name, ent[j].name)) {
-			diag("direct lookup of id %u failed", ent[j].id);
+			ktap_diag("direct lookup of id %u failed", ent[j].id);
 			ok = 0;
 		}
 	}
@@ -293,8 +283,8 @@ static int test_entity_pads(void)
 			continue;
 		}
 		if (e->pads != exp_ent[i].pads) {
-			diag("'%s' has %u pads, device tree says %u", e->name,
-			     e->pads, exp_ent[i].pads);
+			ktap_diag("'%s' has %u pads, device tree says %u", e->name,
+				  e->pads, exp_ent[i].pads);
 			ok = 0;
 			continue;
 		}
@@ -303,7 +293,7 @@ static int test_entity_pads(void)
 		le.entity = e->id;
 		le.pads = pads;
 		if (e->pads > 64 || ioctl(fd, MEDIA_IOC_ENUM_LINKS, &le)) {
-			diag("ENUM_LINKS pads of '%s' failed", e->name);
+			ktap_diag("ENUM_LINKS pads of '%s' failed", e->name);
 			ok = 0;
 			continue;
 		}
@@ -313,9 +303,9 @@ static int test_entity_pads(void)
 
 			if (pads[p].entity != e->id || pads[p].index != p ||
 			    (dir != MEDIA_PAD_FL_SINK && dir != MEDIA_PAD_FL_SOURCE)) {
-				diag("'%s' pad %u: entity %u index %u flags %#x",
-				     e->name, p, pads[p].entity, pads[p].index,
-				     pads[p].flags);
+				ktap_diag("'%s' pad %u: entity %u index %u flags %#x",
+					  e->name, p, pads[p].entity, pads[p].index,
+					  pads[p].flags);
 				ok = 0;
 			}
 		}
@@ -358,7 +348,7 @@ static int test_enum_links(void)
 		unsigned int written = 0;
 
 		if (ent[i].links > 256) {
-			diag("'%s' has %u links", ent[i].name, ent[i].links);
+			ktap_diag("'%s' has %u links", ent[i].name, ent[i].links);
 			ok = 0;
 			continue;
 		}
@@ -366,15 +356,15 @@ static int test_enum_links(void)
 		memset(links, 0xff, sizeof(links));
 		le.links = links;
 		if (ioctl(fd, MEDIA_IOC_ENUM_LINKS, &le)) {
-			diag("ENUM_LINKS '%s': %s", ent[i].name, strerror(errno));
+			ktap_diag("ENUM_LINKS '%s': %s", ent[i].name, strerror(errno));
 			ok = 0;
 			continue;
 		}
 		for (j = 0; j < ent[i].links + 8u; j++)
 			written += links[j].source.entity != 0xffffffff;
 		if (written != ent[i].links) {
-			diag("'%s': ENUM_ENTITIES says %u links, ENUM_LINKS wrote %u",
-			     ent[i].name, ent[i].links, written);
+			ktap_diag("'%s': ENUM_ENTITIES says %u links, ENUM_LINKS wrote %u",
+				  ent[i].name, ent[i].links, written);
 			ok = 0;
 		}
 		for (j = 0; j < ent[i].links; j++) {
@@ -382,32 +372,32 @@ static int test_enum_links(void)
 			int m;
 
 			if (d->source.entity != ent[i].id) {
-				diag("'%s': backlink returned (source entity %u)",
-				     ent[i].name, d->source.entity);
+				ktap_diag("'%s': backlink returned (source entity %u)",
+					  ent[i].name, d->source.entity);
 				ok = 0;
 				continue;
 			}
 			if (!(d->source.flags & MEDIA_PAD_FL_SOURCE) ||
 			    !(d->sink.flags & MEDIA_PAD_FL_SINK)) {
-				diag("'%s' pad %u -> entity %u pad %u: pad flags %#x -> %#x",
-				     ent[i].name, d->source.index, d->sink.entity,
-				     d->sink.index, d->source.flags, d->sink.flags);
+				ktap_diag("'%s' pad %u -> entity %u pad %u: pad flags %#x -> %#x",
+					  ent[i].name, d->source.index, d->sink.entity,
+					  d->sink.index, d->source.flags, d->sink.flags);
 				ok = 0;
 			}
 			m = match_exp_link(d);
 			if (m < 0) {
-				diag("'%s' pad %u -> entity %u pad %u: not in the device tree",
-				     ent[i].name, d->source.index, d->sink.entity,
-				     d->sink.index);
+				ktap_diag("'%s' pad %u -> entity %u pad %u: not in the device tree",
+					  ent[i].name, d->source.index, d->sink.entity,
+					  d->sink.index);
 				ok = 0;
 				continue;
 			}
 			exp_link[m].seen++;
 			if ((d->flags & (MEDIA_LNK_FL_ENABLED | MEDIA_LNK_FL_IMMUTABLE)) !=
 			    dt_flags(exp_link[m].flags)) {
-				diag("'%s':%u -> '%s':%u flags %#x, device tree says %#x",
-				     exp_link[m].a, exp_link[m].pa, exp_link[m].b,
-				     exp_link[m].pb, d->flags, dt_flags(exp_link[m].flags));
+				ktap_diag("'%s':%u -> '%s':%u flags %#x, device tree says %#x",
+					  exp_link[m].a, exp_link[m].pa, exp_link[m].b,
+					  exp_link[m].pb, d->flags, dt_flags(exp_link[m].flags));
 				ok = 0;
 			}
 			if (n_act < MAX_LINKS)
@@ -416,13 +406,13 @@ static int test_enum_links(void)
 	}
 	for (i = 0; i < n_exp_link; i++) {
 		if (exp_link[i].seen != 1) {
-			diag("'%s':%u - '%s':%u seen %u times", exp_link[i].a,
-			     exp_link[i].pa, exp_link[i].b, exp_link[i].pb,
-			     exp_link[i].seen);
+			ktap_diag("'%s':%u - '%s':%u seen %u times", exp_link[i].a,
+				  exp_link[i].pa, exp_link[i].b, exp_link[i].pb,
+				  exp_link[i].seen);
 			ok = 0;
 		}
 	}
-	diag("%u links enumerated, %u in the device tree", n_act, n_exp_link);
+	ktap_diag("%u links enumerated, %u in the device tree", n_act, n_exp_link);
 	return ok && n_act == n_exp_link;
 }
 
@@ -440,36 +430,36 @@ static int test_setup_link_toggle(void)
 		    !(d->flags & MEDIA_LNK_FL_ENABLED))
 			continue;
 		if (setup_link(d, 0)) {
-			diag("disabling link %u:%u -> %u:%u failed", d->source.entity,
-			     d->source.index, d->sink.entity, d->sink.index);
+			ktap_diag("disabling link %u:%u -> %u:%u failed", d->source.entity,
+				  d->source.index, d->sink.entity, d->sink.index);
 			ok = 0;
 			continue;
 		}
 		f = link_flags(d->source.entity, d->source.index,
 			       d->sink.entity, d->sink.index);
 		if (f < 0 || (f & MEDIA_LNK_FL_ENABLED)) {
-			diag("link %u:%u -> %u:%u still enabled (%d) after disable",
-			     d->source.entity, d->source.index, d->sink.entity,
-			     d->sink.index, f);
+			ktap_diag("link %u:%u -> %u:%u still enabled (%d) after disable",
+				  d->source.entity, d->source.index, d->sink.entity,
+				  d->sink.index, f);
 			ok = 0;
 		}
 		if (setup_link(d, MEDIA_LNK_FL_ENABLED)) {
-			diag("re-enabling link %u:%u -> %u:%u failed",
-			     d->source.entity, d->source.index, d->sink.entity,
-			     d->sink.index);
+			ktap_diag("re-enabling link %u:%u -> %u:%u failed",
+				  d->source.entity, d->source.index, d->sink.entity,
+				  d->sink.index);
 			ok = 0;
 		}
 		f = link_flags(d->source.entity, d->source.index,
 			       d->sink.entity, d->sink.index);
 		if (f < 0 || !(f & MEDIA_LNK_FL_ENABLED)) {
-			diag("link %u:%u -> %u:%u not enabled after enable",
-			     d->source.entity, d->source.index, d->sink.entity,
-			     d->sink.index);
+			ktap_diag("link %u:%u -> %u:%u not enabled after enable",
+				  d->source.entity, d->source.index, d->sink.entity,
+				  d->sink.index);
 			ok = 0;
 		}
 		toggled++;
 	}
-	diag("%d mutable links toggled off and on", toggled);
+	ktap_diag("%d mutable links toggled off and on", toggled);
 	return ok && toggled > 0;
 }
 
@@ -486,18 +476,18 @@ static int test_setup_link_immutable(void)
 		tried++;
 		ret = setup_link(d, 0);
 		if (ret != EINVAL) {
-			diag("disabling immutable link %u:%u -> %u:%u gave %s",
-			     d->source.entity, d->source.index, d->sink.entity,
-			     d->sink.index, ret ? strerror(ret) : "success");
+			ktap_diag("disabling immutable link %u:%u -> %u:%u gave %s",
+				  d->source.entity, d->source.index, d->sink.entity,
+				  d->sink.index, ret ? strerror(ret) : "success");
 			ok = 0;
 		}
 		if (!(link_flags(d->source.entity, d->source.index,
 				 d->sink.entity, d->sink.index) & MEDIA_LNK_FL_ENABLED)) {
-			diag("immutable link changed");
+			ktap_diag("immutable link changed");
 			ok = 0;
 		}
 	}
-	diag("%d immutable links tried", tried);
+	ktap_diag("%d immutable links tried", tried);
 	return ok && tried > 0;
 }
 
@@ -521,15 +511,15 @@ static int test_setup_link_bad_entity(void)
 	d.source.entity = unused_entity_id();
 	ret = setup_link(&d, MEDIA_LNK_FL_ENABLED);
 	if (ret != EINVAL) {
-		diag("unknown source entity %u: %s", d.source.entity,
-		     ret ? strerror(ret) : "success");
+		ktap_diag("unknown source entity %u: %s", d.source.entity,
+			  ret ? strerror(ret) : "success");
 		ok = 0;
 	}
 	d = act[0].d;
 	d.sink.entity = 0x7fffffff;
 	ret = setup_link(&d, MEDIA_LNK_FL_ENABLED);
 	if (ret != EINVAL) {
-		diag("unknown sink entity: %s", ret ? strerror(ret) : "success");
+		ktap_diag("unknown sink entity: %s", ret ? strerror(ret) : "success");
 		ok = 0;
 	}
 	return ok;
@@ -546,16 +536,16 @@ static int test_setup_link_bad_pad(void)
 	d.source.index = ent_by_id(d.source.entity)->pads;
 	ret = setup_link(&d, act[0].d.flags & MEDIA_LNK_FL_ENABLED);
 	if (ret != EINVAL) {
-		diag("source pad %u out of range: %s", d.source.index,
-		     ret ? strerror(ret) : "success");
+		ktap_diag("source pad %u out of range: %s", d.source.index,
+			  ret ? strerror(ret) : "success");
 		ok = 0;
 	}
 	d = act[0].d;
 	d.sink.index = ent_by_id(d.sink.entity)->pads;
 	ret = setup_link(&d, act[0].d.flags & MEDIA_LNK_FL_ENABLED);
 	if (ret != EINVAL) {
-		diag("sink pad %u out of range: %s", d.sink.index,
-		     ret ? strerror(ret) : "success");
+		ktap_diag("sink pad %u out of range: %s", d.sink.index,
+			  ret ? strerror(ret) : "success");
 		ok = 0;
 	}
 	return ok;
@@ -585,10 +575,10 @@ static int test_setup_link_ebusy(void)
 			tried++;
 			ret = setup_link(off, MEDIA_LNK_FL_ENABLED);
 			if (ret != EBUSY) {
-				diag("second input %u:%u into %u:%u gave %s, not EBUSY",
-				     off->source.entity, off->source.index,
-				     off->sink.entity, off->sink.index,
-				     ret ? strerror(ret) : "success");
+				ktap_diag("second input %u:%u into %u:%u gave %s, not EBUSY",
+					  off->source.entity, off->source.index,
+					  off->sink.entity, off->sink.index,
+					  ret ? strerror(ret) : "success");
 				ok = 0;
 				if (!ret)
 					setup_link(off, 0);
@@ -598,12 +588,12 @@ static int test_setup_link_ebusy(void)
 			    !(link_flags(on->source.entity, on->source.index,
 					 on->sink.entity, on->sink.index) &
 			      MEDIA_LNK_FL_ENABLED)) {
-				diag("links changed after the refused enable");
+				ktap_diag("links changed after the refused enable");
 				ok = 0;
 			}
 		}
 	}
-	diag("%d second inputs tried", tried);
+	ktap_diag("%d second inputs tried", tried);
 	return ok && tried > 0;
 }
 
@@ -630,7 +620,7 @@ static int test_g_topology(void)
 
 	memset(&t, 0, sizeof(t));
 	if (ioctl(fd, MEDIA_IOC_G_TOPOLOGY, &t)) {
-		diag("G_TOPOLOGY: %s", strerror(errno));
+		ktap_diag("G_TOPOLOGY: %s", strerror(errno));
 		return 0;
 	}
 	te = calloc(t.num_entities, sizeof(*te));
@@ -643,12 +633,12 @@ static int test_g_topology(void)
 	t.ptr_links = (uintptr_t)tl;
 	t.ptr_interfaces = 0;
 	if (ioctl(fd, MEDIA_IOC_G_TOPOLOGY, &t)) {
-		diag("G_TOPOLOGY (2nd): %s", strerror(errno));
+		ktap_diag("G_TOPOLOGY (2nd): %s", strerror(errno));
 		ok = 0;
 		goto out;
 	}
 	if (t.num_entities != n_ent) {
-		diag("G_TOPOLOGY: %u entities, ENUM_ENTITIES: %u", t.num_entities, n_ent);
+		ktap_diag("G_TOPOLOGY: %u entities, ENUM_ENTITIES: %u", t.num_entities, n_ent);
 		ok = 0;
 	}
 	for (i = 0; i < t.num_entities; i++) {
@@ -657,16 +647,16 @@ static int test_g_topology(void)
 
 		if (!e || strcmp(e->name, te[i].name) ||
 		    e->type != legacy_type(te[i].function)) {
-			diag("G_TOPOLOGY entity %u '%s' function %#x disagrees",
-			     te[i].id, te[i].name, te[i].function);
+			ktap_diag("G_TOPOLOGY entity %u '%s' function %#x disagrees",
+				  te[i].id, te[i].name, te[i].function);
 			ok = 0;
 			continue;
 		}
 		for (j = 0; j < t.num_pads; j++)
 			np += tp[j].entity_id == te[i].id;
 		if (np != e->pads) {
-			diag("'%s': %u pads in G_TOPOLOGY, %u in ENUM_ENTITIES",
-			     e->name, np, e->pads);
+			ktap_diag("'%s': %u pads in G_TOPOLOGY, %u in ENUM_ENTITIES",
+				  e->name, np, e->pads);
 			ok = 0;
 		}
 	}
@@ -684,8 +674,8 @@ static int test_g_topology(void)
 				    !strcmp(exp_anc[j].ancillary, a->name))
 					break;
 			if (!p || !a || j == n_exp_anc) {
-				diag("ancillary link %u -> %u not in the device tree",
-				     tl[i].source_id, tl[i].sink_id);
+				ktap_diag("ancillary link %u -> %u not in the device tree",
+					  tl[i].source_id, tl[i].sink_id);
 				ok = 0;
 			}
 			continue;
@@ -700,7 +690,7 @@ static int test_g_topology(void)
 				kp = &tp[j];
 		}
 		if (!sp || !kp) {
-			diag("data link %u: unknown pad", tl[i].id);
+			ktap_diag("data link %u: unknown pad", tl[i].id);
 			ok = 0;
 			continue;
 		}
@@ -712,14 +702,14 @@ static int test_g_topology(void)
 				break;
 		if (j == n_act || (act[j].d.flags & ~MEDIA_LNK_FL_LINK_TYPE) !=
 				  (tl[i].flags & ~MEDIA_LNK_FL_LINK_TYPE)) {
-			diag("data link %u:%u -> %u:%u (flags %#x) not as ENUM_LINKS says",
-			     sp->entity_id, sp->index, kp->entity_id, kp->index,
-			     tl[i].flags);
+			ktap_diag("data link %u:%u -> %u:%u (flags %#x) not as ENUM_LINKS says",
+				  sp->entity_id, sp->index, kp->entity_id, kp->index,
+				  tl[i].flags);
 			ok = 0;
 		}
 	}
-	diag("G_TOPOLOGY: %u data links (ENUM_LINKS %u), %u ancillary (device tree %u)",
-	     data, n_act, anc, n_exp_anc);
+	ktap_diag("G_TOPOLOGY: %u data links (ENUM_LINKS %u), %u ancillary (device tree %u)",
+		  data, n_act, anc, n_exp_anc);
 	if (data != n_act || anc != n_exp_anc)
 		ok = 0;
 out:
@@ -752,20 +742,17 @@ int main(int argc, char **argv)
 	unsigned int i, n = sizeof(tests) / sizeof(tests[0]), failed = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n1..%u\n", n);
+	ktap_plan(n);
 	fd = open(dev, O_RDWR);
 	if (fd < 0 || load_expected(exp)) {
-		diag("cannot open %s or read %s", dev, exp);
+		ktap_diag("cannot open %s or read %s", dev, exp);
 		for (i = 0; i < n; i++)
-			printf("not ok %u mc_seed_abi.%s\n", i + 1, tests[i].name);
+			ktap_result(0, "mc_seed_abi.%s", tests[i].name);
 		return 1;
 	}
 	for (i = 0; i < n; i++) {
-		int ok = tests[i].fn();
-
-		printf("%s %u mc_seed_abi.%s\n", ok ? "ok" : "not ok", i + 1,
-		       tests[i].name);
-		failed += !ok;
+		failed += !ktap_result(tests[i].fn(), "mc_seed_abi.%s",
+				       tests[i].name);
 	}
 	close(fd);
 	return failed ? 1 : 0;

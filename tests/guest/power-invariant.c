@@ -27,6 +27,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "ktap.h"
+
 #define MAX_ENT		256
 
 struct ent {
@@ -161,8 +163,8 @@ static int setup(void)
 					 intf->devnode.major, intf->devnode.minor);
 				e->status_fd = open(path, O_RDONLY);
 				if (e->status_fd < 0) {
-					printf("# %s: %s: %s\n", e->name, path,
-					       strerror(errno));
+					ktap_diag("%s: %s: %s", e->name, path,
+						  strerror(errno));
 					return -1;
 				}
 			}
@@ -220,7 +222,7 @@ static int check(unsigned int step, const char *action)
 	unsigned int i;
 
 	if (get_topology()) {
-		printf("# step %u: G_TOPOLOGY failed: %s\n", step, strerror(errno));
+		ktap_diag("step %u: G_TOPOLOGY failed: %s", step, strerror(errno));
 		return -1;
 	}
 	expected(reach);
@@ -231,9 +233,9 @@ static int check(unsigned int step, const char *action)
 		if (p == reach[i])
 			continue;
 		if (!bad)
-			printf("# step %u (%s): mismatch\n", step, action);
-		printf("#   %s: powered %d, reachable from an open video node %d\n",
-		       ents[i].name, p, reach[i]);
+			ktap_diag("step %u (%s): mismatch", step, action);
+		ktap_diag("  %s: powered %d, reachable from an open video node %d",
+			  ents[i].name, p, reach[i]);
 		bad = 1;
 	}
 	return bad ? -1 : 0;
@@ -328,18 +330,18 @@ int main(int argc, char **argv)
 	int ok = 1;
 
 	rng = 0x9e3779b97f4a7c15ULL ^ seed;
-	printf("KTAP version 1\n1..1\n");
-	printf("# seed %lu, %u steps\n", seed, steps);
+	ktap_plan(1);
+	ktap_diag("seed %lu, %u steps", seed, steps);
 	mfd = open(media, O_RDWR);
 	if (mfd < 0 || setup()) {
-		printf("# cannot read the topology of %s\n", media);
-		printf("not ok 1 power_follows_reachability\n");
+		ktap_diag("cannot read the topology of %s", media);
+		ktap_result(0, "power_follows_reachability");
 		return 1;
 	}
 	for (i = 0; i < n_ents; i++)
 		subdevs += ents[i].status_fd >= 0;
-	printf("# %u entities, %u subdevices with a power state\n", n_ents,
-	       subdevs);
+	ktap_diag("%u entities, %u subdevices with a power state", n_ents,
+		  subdevs);
 
 	if (check(0, "start"))
 		ok = 0;
@@ -353,7 +355,7 @@ int main(int argc, char **argv)
 			ret = flip_link(action, sizeof(action), &refused);
 		}
 		if (ret) {
-			printf("# step %u: %s: unexpected failure\n", step, action);
+			ktap_diag("step %u: %s: unexpected failure", step, action);
 			ok = 0;
 		} else if (check(step, action)) {
 			ok = 0;
@@ -366,8 +368,8 @@ int main(int argc, char **argv)
 	}
 	if (ok && check(step, "all closed"))
 		ok = 0;
-	printf("# %u steps done, %u video open/close, %u refused enables (EBUSY)\n",
-	       step - 1, opens, refused);
-	printf("%sok 1 power_follows_reachability\n", ok ? "" : "not ");
+	ktap_diag("%u steps done, %u video open/close, %u refused enables (EBUSY)",
+		  step - 1, opens, refused);
+	ktap_result(ok, "power_follows_reachability");
 	return ok ? 0 : 1;
 }

@@ -10,6 +10,8 @@
 # Expected values come from the device tree and the seed semantics.
 # shellcheck source=rootfs/overlay/etc/n900/functions
 . /etc/n900/functions
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
 S='"et8ek8 3-003e"'
 SW='"video-bus-switch"'
 CCP2='"OMAP3 ISP CCP2"'
@@ -20,14 +22,6 @@ TR=/sys/kernel/tracing
 DBG=/sys/kernel/debug/n900-isp/media0
 F=SGRBG10_1X10/1296x984
 
-n=0
-result() { # OK NAME [DIAG...]
-	n=$((n + 1))
-	ok=$1 name=$2
-	shift 2
-	for d in "$@"; do echo "# $d"; done
-	if [ "$ok" = 1 ]; then echo "ok $n $name"; else echo "not ok $n $name"; fi
-}
 # the names of the powered subdevices, sorted, comma separated
 powered_set() {
 	for s in /sys/class/video4linux/v4l-subdev*; do
@@ -46,8 +40,7 @@ raw_chain() { # et8ek8 -> switch -> CCP2 -> CCDC -> CCDC output, formats set
 		--set-fmt-video=width=1296,height=984,pixelformat=BA10
 }
 
-echo "KTAP version 1"
-echo "1..7"
+ktap_plan 7
 
 # 1. A second input into the resizer, refused with EBUSY while the resizer
 # output is open, must not leave the CCDC side powered.
@@ -62,7 +55,7 @@ exec 3<&-
 want="OMAP3 ISP preview,OMAP3 ISP resizer,"
 ok=0
 case $err in *"resource busy"*) [ "$before" = "$want" ] && [ "$after" = "$want" ] && ok=1 ;; esac
-result $ok refused_enable_leaves_no_power "powered before: $before" \
+ktap_result $ok refused_enable_leaves_no_power "powered before: $before" \
 	"second input: $(echo "$err" | tail -n 1)" "powered after: $after" "expected: $want"
 
 # 2-5. The main sensor's sequence, recorded with tracefs.
@@ -116,7 +109,7 @@ at() { awk -v k="$1" '$1 == k { print $2; exit }' /tmp/seq.txt; }
 order=$(cut -d' ' -f1 /tmp/seq.txt | tr '\n' ' ')
 want_order="reg_on reg_done clk_on rst_release powered rst_assert clk_off reg_off "
 ok=0; [ "$order" = "$want_order" ] && ok=1
-result $ok sensor_sequence_order "trace order: $order" "expected:    $want_order"
+ktap_result $ok sensor_sequence_order "trace order: $order" "expected:    $want_order"
 ok=0
 if [ $ok = 0 ] && [ "$order" = "$want_order" ]; then
 	d1=$(($(at reg_done) - $(at reg_on)))
@@ -124,17 +117,17 @@ if [ $ok = 0 ] && [ "$order" = "$want_order" ]; then
 	d3=$(($(at clk_off) - $(at rst_assert)))
 	[ $d1 -ge "$startup" ] && [ $d2 -ge "$on_delay" ] && [ $d3 -ge "$off_delay" ] && ok=1
 fi
-result $ok sensor_sequence_delays \
+ktap_result $ok sensor_sequence_delays \
 	"supply startup ${d1:-?} us (DT startup-delay-us $startup)" \
 	"reset release to powered ${d2:-?} us (DT power-on-delay-us $on_delay)" \
 	"reset assert to clock off ${d3:-?} us (DT power-off-delay-us $off_delay)"
 ok=0; [ "$on" = "enabled 1 9600000 out_hi active" ] && ok=1
-result $ok sensor_powered_states "regulator clk_enable_count clk_rate reset runtime: $on"
+ktap_result $ok sensor_powered_states "regulator clk_enable_count clk_rate reset runtime: $on"
 ok=0
 [ "$off0" = "disabled 0 9600000 out_lo suspended" ] ||
 	[ "$off0" = "disabled 0 $(cat $CLK/clk_rate) out_lo suspended" ] && ok=1
 [ "$off1" = "disabled 0 9600000 out_lo suspended" ] || ok=0
-result $ok sensor_unpowered_states "before: $off0" "after:  $off1"
+ktap_result $ok sensor_unpowered_states "before: $off0" "after:  $off1"
 
 # 6. Power follows open nodes and links: the default policy on the raw chain.
 raw_chain
@@ -143,7 +136,7 @@ got=$(powered_set)
 exec 3<&-
 want="OMAP3 ISP AEWB,OMAP3 ISP AF,OMAP3 ISP CCDC,OMAP3 ISP CCP2,OMAP3 ISP histogram,et8ek8 3-003e,video-bus-switch,"
 ok=0; [ "$got" = "$want" ] && [ "$(powered_set)" = "" ] && ok=1
-result $ok open_powers_reachable "powered while open: $got" "expected: $want"
+ktap_result $ok open_powers_reachable "powered while open: $got" "expected: $want"
 
 # 7. The same session under both policies: energy from debugfs.
 session() { # prints the energy the session cost, in uJ
@@ -166,7 +159,7 @@ e_stream=$(session)
 policy=$(grep -o 'policy: [a-z]*' $DBG/power)
 reload pipeline
 ok=0; [ "$policy" = "policy: streaming" ] && [ "$e_stream" -gt 0 ] && [ "$e_stream" -lt "$e_pipe" ] && ok=1
-result $ok streaming_policy_spends_less \
+ktap_result $ok streaming_policy_spends_less \
 	"session: open CCDC output, 1 s, stream 10 frames, 1 s, close" \
 	"pipeline policy: $e_pipe uJ; streaming policy: $e_stream uJ ($policy)"
 media-ctl -r

@@ -8,6 +8,8 @@
 # flash (bound through its sub-notifier), go away and come back on rebind.
 # shellcheck source=rootfs/overlay/etc/n900/functions
 . /etc/n900/functions
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
 T=/usr/lib/n900/tests
 EXP=/etc/n900/topology.expected
 
@@ -17,10 +19,9 @@ n900-sensor n900-isp n900-ad5820 n900-video-bus-switch n900-adp1653"
 entities() { media-ctl -d /dev/media0 -p 2>/dev/null | grep -c '^- entity'; }
 expected=$(grep -c '^entity' "$EXP")
 
-echo "KTAP version 1"
-echo "1..4"
+ktap_plan 4
 i=0
-echo "$orders" | while read -r order; do
+while read -r order; do
 	i=$((i + 1))
 	ok=1
 	n900_unload_drivers || ok=0
@@ -28,15 +29,17 @@ echo "$orders" | while read -r order; do
 		modprobe "$m" || ok=0
 	done
 	n900_wait_media 20 || ok=0
-	echo "# load order: $order"
+	ktap_diag "load order: $order"
 	if [ $ok = 1 ] && "$T/mc-seed-abi" /dev/media0 "$EXP" >/tmp/abi.txt 2>&1; then
 		sed 's/^/# /' /tmp/abi.txt | grep -E '^# (ok|not ok|# )' | tail -n 3
-		echo "ok $i probe_order.$i"
+		ktap_result 1 "probe_order.$i"
 	else
 		sed 's/^/# /' /tmp/abi.txt 2>/dev/null
-		echo "not ok $i probe_order.$i"
+		ktap_result 0 "probe_order.$i"
 	fi
-done
+done <<EOF
+$orders
+EOF
 
 # Unbind and rebind the main camera with /dev/media0 open.
 compat=$(grep -l 'n900emu,et8ek8' /sys/bus/platform/devices/*/of_node/compatible | head -n 1)
@@ -53,15 +56,13 @@ echo "$dev" >/sys/bus/platform/drivers/n900-sensor/bind
 sleep 0.2
 after=$(entities)
 exec 3<&-
-echo "# $dev ($label, $anc ancillary): $before entities, $during unbound, $after rebound (device tree: $expected)"
-if [ "$before" = "$expected" ] && [ "$during" = $((expected - 1 - anc)) ]; then
-	echo "ok 3 sensor_unbind_removes_entity"
-else
-	echo "not ok 3 sensor_unbind_removes_entity"
-fi
+ok=0
+[ "$before" = "$expected" ] && [ "$during" = $((expected - 1 - anc)) ] && ok=1
+ktap_result $ok sensor_unbind_removes_entity \
+	"$dev ($label, $anc ancillary): $before entities, $during unbound, $after rebound (device tree: $expected)"
 if [ "$after" = "$expected" ] && "$T/mc-seed-abi" /dev/media0 "$EXP" >/tmp/abi.txt 2>&1; then
-	echo "ok 4 sensor_rebind_restores_graph"
+	ktap_result 1 sensor_rebind_restores_graph
 else
 	sed 's/^/# /' /tmp/abi.txt
-	echo "not ok 4 sensor_rebind_restores_graph"
+	ktap_result 0 sensor_rebind_restores_graph
 fi

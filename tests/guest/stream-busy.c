@@ -28,15 +28,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "ktap.h"
+
 #define NBUF	3
 
 static int mfd;
-static int num;
-
-static void result(int ok, const char *name)
-{
-	printf("%sok %d %s\n", ok ? "" : "not ", num++, name);
-}
 
 static int entity_by_name(const char *name, struct media_entity_desc *out)
 {
@@ -175,17 +171,17 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	num = atoi(argv[1]);
+	ktap_first(strtoul(argv[1], NULL, 0));
 	mfd = open(argv[2], O_RDWR);
 	if (mfd < 0 || parse_link(argv[4], &in_pipe) ||
 	    parse_link(argv[5], &touching)) {
-		printf("# cannot open %s or find the links\n", argv[2]);
+		ktap_diag("cannot open %s or find the links", argv[2]);
 		return 1;
 	}
 	vfd = open_video(argv[3]);
 	if (vfd < 0) {
-		printf("# cannot open the video node of '%s': %s\n", argv[3],
-		       strerror(errno));
+		ktap_diag("cannot open the video node of '%s': %s", argv[3],
+			  strerror(errno));
 		return 1;
 	}
 
@@ -206,17 +202,17 @@ int main(int argc, char **argv)
 	}
 	ok = ok && !ioctl(vfd, VIDIOC_STREAMON, &type);
 	if (!ok)
-		printf("# setting up streaming failed: %s\n", strerror(errno));
+		ktap_diag("setting up streaming failed: %s", strerror(errno));
 	memset(&t0, 0, sizeof(t0));
 	ok = ok && !dqbuf(vfd, &b0);
 	t0 = b0.timestamp;	/* QBUF below rewrites b0 */
 	ok = ok && !ioctl(vfd, VIDIOC_QBUF, &b0) && !dqbuf(vfd, &b1);
 	if (ok) {
-		printf("# frames %u and %u, %u bytes (sizeimage %u), %lld us apart\n",
-		       b0.sequence, b1.sequence, b1.bytesused,
-		       fmt.fmt.pix.sizeimage,
-		       (b1.timestamp.tv_sec - t0.tv_sec) * 1000000LL +
-		       b1.timestamp.tv_usec - t0.tv_usec);
+		ktap_diag("frames %u and %u, %u bytes (sizeimage %u), %lld us apart",
+			  b0.sequence, b1.sequence, b1.bytesused,
+			  fmt.fmt.pix.sizeimage,
+			  (b1.timestamp.tv_sec - t0.tv_sec) * 1000000LL +
+			  b1.timestamp.tv_usec - t0.tv_usec);
 		ok = b0.sequence == 0 && b1.sequence == 1 &&
 		     b1.bytesused == fmt.fmt.pix.sizeimage &&
 		     !(b1.flags & V4L2_BUF_FLAG_ERROR) &&
@@ -224,20 +220,20 @@ int main(int argc, char **argv)
 		      (b1.timestamp.tv_sec == t0.tv_sec &&
 		       b1.timestamp.tv_usec > t0.tv_usec));
 	}
-	result(ok, "streaming_delivers_frames");
+	ktap_result(ok, "streaming_delivers_frames");
 
 	/* 2, 3: the links of a streaming pipeline do not change */
 	e1 = setup(&in_pipe, 0);
 	f1 = link_flags(&in_pipe);
-	printf("# disabling '%s' while streaming: %s, flags now %d\n", argv[4],
-	       strerror(e1), f1);
-	result(e1 == EBUSY && f1 == MEDIA_LNK_FL_ENABLED,
-	       "link_disable_while_streaming_ebusy");
+	ktap_diag("disabling '%s' while streaming: %s, flags now %d", argv[4],
+		  strerror(e1), f1);
+	ktap_result(e1 == EBUSY && f1 == MEDIA_LNK_FL_ENABLED,
+		    "link_disable_while_streaming_ebusy");
 	e2 = setup(&touching, MEDIA_LNK_FL_ENABLED);
 	f2 = link_flags(&touching);
-	printf("# enabling '%s' while streaming: %s, flags now %d\n", argv[5],
-	       strerror(e2), f2);
-	result(e2 == EBUSY && f2 == 0, "link_enable_while_streaming_ebusy");
+	ktap_diag("enabling '%s' while streaming: %s, flags now %d", argv[5],
+		  strerror(e2), f2);
+	ktap_result(e2 == EBUSY && f2 == 0, "link_enable_while_streaming_ebusy");
 
 	/* 4: after STREAMOFF they do, and are put back */
 	ok = !ioctl(vfd, VIDIOC_STREAMOFF, &type);
@@ -245,11 +241,11 @@ int main(int argc, char **argv)
 	f1 = link_flags(&in_pipe);
 	e2 = setup(&touching, MEDIA_LNK_FL_ENABLED);
 	f2 = link_flags(&touching);
-	printf("# after STREAMOFF: disable %s (flags %d), enable %s (flags %d)\n",
-	       strerror(e1), f1, strerror(e2), f2);
+	ktap_diag("after STREAMOFF: disable %s (flags %d), enable %s (flags %d)",
+		  strerror(e1), f1, strerror(e2), f2);
 	ok = ok && !e1 && f1 == 0 && !e2 && f2 == MEDIA_LNK_FL_ENABLED;
 	ok = !setup(&touching, 0) && !setup(&in_pipe, MEDIA_LNK_FL_ENABLED) && ok;
-	result(ok, "links_change_after_streamoff");
+	ktap_result(ok, "links_change_after_streamoff");
 
 	close(vfd);
 	close(mfd);

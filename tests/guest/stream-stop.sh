@@ -7,6 +7,8 @@
 # reports leaked buffers at its end. One KTAP document.
 # shellcheck source=rootfs/overlay/etc/n900/functions
 . /etc/n900/functions
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
 T=/usr/lib/n900/tests
 LOG=/tmp/stream-stop.log
 
@@ -47,47 +49,42 @@ pdev() {
 	f=${f%/of_node/compatible}
 	echo "${f##*/}"
 }
-result() { # N NAME STATUS DIAGNOSTIC
-	echo "# $4"
-	if [ "$3" = 0 ]; then echo "ok $1 $2"; else echo "not ok $1 $2"; fi
-}
-# unbind_mid_stream N NAME COMPATIBLE DRIVER: unbind the device while the
+# unbind_mid_stream NAME COMPATIBLE DRIVER: unbind the device while the
 # main pipeline streams, expect the capture to end with an error, bind
 # it again and stream again
 unbind_mid_stream() {
-	d=$(pdev "$3")
+	d=$(pdev "$2")
 	start
 	n=$(grep -c '^frame' $LOG)
-	echo "$d" >"/sys/bus/platform/drivers/$4/unbind"
+	echo "$d" >"/sys/bus/platform/drivers/$3/unbind"
 	ended=0
 	stopped && ended=1
-	echo "$d" >"/sys/bus/platform/drivers/$4/bind"
+	echo "$d" >"/sys/bus/platform/drivers/$3/bind"
 	n900_wait_media 20
 	sleep 0.5
 	ok=1
 	streams_again || ok=0
-	[ -e "/sys/bus/platform/drivers/$4/$d" ] || ok=0
+	[ -e "/sys/bus/platform/drivers/$3/$d" ] || ok=0
 	[ $ended = 1 ] || ok=0
-	result "$1" "$2" $((1 - ok)) "$d unbound after $n frames; capture ended: $ended ($(tail -n 1 $LOG)); streams again after rebind: $(grep -c '^frame' /tmp/stream-stop-again.log) frames"
+	ktap_result $ok "$1" "$d unbound after $n frames; capture ended: $ended ($(tail -n 1 $LOG)); streams again after rebind: $(grep -c '^frame' /tmp/stream-stop-again.log) frames"
 }
 
-echo "KTAP version 1"
-echo "1..6"
+ktap_plan 6
 
 # STREAMOFF with buffers still queued: capture stops after 5 of 8 buffers
 streams_again
 dev=$(/usr/lib/n900/main-pipeline.sh 648x492 320x240 2>/dev/null | tail -n 1)
 v4l2-ctl -d "$dev" --stream-mmap=8 --stream-count=5 >/dev/null 2>&1
 streams_again
-result 1 streamoff_mid_stream $? "STREAMOFF after 5 frames with 3 buffers queued, then $(grep -c '^frame' /tmp/stream-stop-again.log) frames"
+ktap_result $(($? == 0)) streamoff_mid_stream "STREAMOFF after 5 frames with 3 buffers queued, then $(grep -c '^frame' /tmp/stream-stop-again.log) frames"
 
 start
 kill -9 "$pid"
 wait "$pid"
 streams_again
-result 2 close_mid_stream $? "capture killed after $(grep -c '^frame' $LOG) frames; then $(grep -c '^frame' /tmp/stream-stop-again.log) frames"
+ktap_result $(($? == 0)) close_mid_stream "capture killed after $(grep -c '^frame' $LOG) frames; then $(grep -c '^frame' /tmp/stream-stop-again.log) frames"
 
-unbind_mid_stream 3 unbind_sensor_mid_stream n900emu,et8ek8 n900-sensor
+unbind_mid_stream unbind_sensor_mid_stream n900emu,et8ek8 n900-sensor
 # the lens is not in the pipeline: the stream goes on without it
 d=$(pdev n900emu,ad5820)
 start
@@ -101,8 +98,8 @@ wait "$pid"
 echo "$d" >/sys/bus/platform/drivers/n900-ad5820/bind
 sleep 0.5
 streams_again
-ok=$?
-[ $alive = 1 ] || ok=1
-result 4 unbind_lens_mid_stream $ok "lens $d unbound while streaming: capture alive $alive after $n frames; rebound, then $(grep -c '^frame' /tmp/stream-stop-again.log) frames"
-unbind_mid_stream 5 unbind_isp_block_mid_stream n900emu,isp-preview n900-isp-block
-unbind_mid_stream 6 unbind_isp_mid_stream n900emu,omap3-isp n900-isp
+ok=$(($? == 0))
+[ $alive = 1 ] || ok=0
+ktap_result $ok unbind_lens_mid_stream "lens $d unbound while streaming: capture alive $alive after $n frames; rebound, then $(grep -c '^frame' /tmp/stream-stop-again.log) frames"
+unbind_mid_stream unbind_isp_block_mid_stream n900emu,isp-preview n900-isp-block
+unbind_mid_stream unbind_isp_mid_stream n900emu,omap3-isp n900-isp

@@ -6,6 +6,8 @@
 S='"et8ek8 3-003e"'
 CCDC='"OMAP3 ISP CCDC"'
 F=SGRBG10_1X10/1296x984
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
 
 streamon() { # prints the errno text STREAMON failed with, or "started"
 	# v4l2-ctl exits 0 even when STREAMON fails: read what it printed
@@ -17,17 +19,15 @@ streamon() { # prints the errno text STREAMON failed with, or "started"
 	*) echo "other: $(echo "$out" | tail -n 1)" ;;
 	esac
 }
-check() { # N NAME WANT GOT
-	if [ "$3" = "$4" ]; then
-		echo "ok $1 $2"
+check() { # NAME WANT GOT
+	if [ "$2" = "$3" ]; then
+		ktap_result 1 "$1"
 	else
-		echo "# STREAMON gave $4, expected $3"
-		echo "not ok $1 $2"
+		ktap_result 0 "$1" "STREAMON gave $3, expected $2"
 	fi
 }
 
-echo "KTAP version 1"
-echo "1..7"
+ktap_plan 7
 media-ctl -r
 media-ctl -l "$S:0 -> \"video-bus-switch\":0 [1], \"video-bus-switch\":2 -> \"OMAP3 ISP CCP2\":0 [1]"
 media-ctl -l "\"OMAP3 ISP CCP2\":1 -> $CCDC:0 [1], $CCDC:2 -> \"OMAP3 ISP CCDC output\":0 [1]"
@@ -35,16 +35,17 @@ media-ctl -V "$S:0 [fmt:$F], \"video-bus-switch\":2 [fmt:$F], \"OMAP3 ISP CCP2\"
 dev=$(media-ctl -e 'OMAP3 ISP CCDC output')
 v4l2-ctl -d "$dev" --set-fmt-video=width=1296,height=984,pixelformat=BA10
 
-check 1 consistent_raw_pipeline_streams started "$(streamon)"
+check consistent_raw_pipeline_streams started "$(streamon)"
 
 media-ctl -V "$CCDC:0 [fmt:SGRBG10_1X10/640x480]"
-check 2 subdev_link_mismatch_epipe EPIPE "$(streamon)"
+check subdev_link_mismatch_epipe EPIPE "$(streamon)"
 
 media-ctl -V "$CCDC:0 [fmt:$F], $CCDC:2 [fmt:$F]"
 v4l2-ctl -d "$dev" --set-fmt-video=width=640,height=480,pixelformat=BA10
-check 3 video_node_mismatch_epipe EPIPE "$(streamon)"
+check video_node_mismatch_epipe EPIPE "$(streamon)"
 
 media-ctl -V "$CCDC:0 [fmt:$F], $CCDC:2 [fmt:$F]"
 v4l2-ctl -d "$dev" --set-fmt-video=width=1296,height=984,pixelformat=BA10
-/usr/lib/n900/tests/stream-busy 4 /dev/media0 "OMAP3 ISP CCDC output" \
+# results 4 to 7
+/usr/lib/n900/tests/stream-busy $((KTAP_COUNT + 1)) /dev/media0 "OMAP3 ISP CCDC output" \
 	"OMAP3 ISP CCP2:1>OMAP3 ISP CCDC:0" "OMAP3 ISP CCDC:1>OMAP3 ISP lens shading:0"

@@ -17,6 +17,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "ktap.h"
+
 static int fmt(int fd, int set, __u32 which, struct v4l2_mbus_framefmt *f)
 {
 	struct v4l2_subdev_format sf;
@@ -76,8 +78,8 @@ static int check(const char *node, char *name, size_t len)
 	active = req;
 
 	if (fmt(fd, 0, V4L2_SUBDEV_FORMAT_TRY, &got) || !same(&got, &try)) {
-		printf("# %s: TRY %ux%u became %ux%u after an ACTIVE change\n",
-		       name, try.width, try.height, got.width, got.height);
+		ktap_diag("%s: TRY %ux%u became %ux%u after an ACTIVE change",
+			  name, try.width, try.height, got.width, got.height);
 		goto out;
 	}
 	try.width = 640;
@@ -85,8 +87,8 @@ static int check(const char *node, char *name, size_t len)
 	if (fmt(fd, 1, V4L2_SUBDEV_FORMAT_TRY, &try))
 		goto out;
 	if (fmt(fd, 0, V4L2_SUBDEV_FORMAT_ACTIVE, &got) || !same(&got, &active)) {
-		printf("# %s: ACTIVE %ux%u became %ux%u after a TRY change\n",
-		       name, active.width, active.height, got.width, got.height);
+		ktap_diag("%s: ACTIVE %ux%u became %ux%u after a TRY change",
+			  name, active.width, active.height, got.width, got.height);
 		goto out;
 	}
 	ok = 1;
@@ -109,15 +111,12 @@ int main(void)
 			       sizeof(names[n]));
 	for (i = 0; i < n; i++)
 		tested += res[i] != 1;
-	printf("KTAP version 1\n1..%zu\n", tested ? tested : 1);
+	ktap_plan(tested ? tested : 1);
 	if (!tested)
-		printf("not ok 1 subdev_try # no subdevice with pads found\n");
-	for (i = 0, tested = 0; i < n; i++) {
-		if (res[i] == 1)
-			continue;
-		printf("%s %zu try_state_independent: %s\n", res[i] ? "not ok" : "ok",
-		       ++tested, names[i]);
-	}
+		ktap_result(0, "subdev_try # no subdevice with pads found");
+	for (i = 0; i < n; i++)
+		if (res[i] != 1)
+			ktap_result(!res[i], "try_state_independent: %s", names[i]);
 	globfree(&g);
 	return 0;
 }
