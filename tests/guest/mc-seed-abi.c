@@ -58,6 +58,43 @@ static struct exp_entity exp_ent[MAX_ENT];
 static unsigned int n_exp_ent;
 static struct exp_link exp_link[MAX_LINKS];
 static unsigned int n_exp_link;
+
+/*
+ * Set by a test whose subject the device tree does not describe (a
+ * generated stress topology has no immutable link and no sink with two
+ * inputs): the test is skipped with this reason. Only the expected
+ * topology decides it, never what the driver shows.
+ */
+static const char *skip_reason;
+
+/* the device tree has an immutable link */
+static int exp_has_immutable(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_exp_link; i++)
+		if (exp_link[i].flags & 2)
+			return 1;
+	return 0;
+}
+
+/* the device tree has a pad at the end of two links */
+static int exp_has_shared_pad(void)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n_exp_link; i++)
+		for (j = i + 1; j < n_exp_link; j++) {
+			const struct exp_link *x = &exp_link[i], *y = &exp_link[j];
+
+			if ((!strcmp(x->a, y->a) && x->pa == y->pa) ||
+			    (!strcmp(x->a, y->b) && x->pa == y->pb) ||
+			    (!strcmp(x->b, y->a) && x->pb == y->pa) ||
+			    (!strcmp(x->b, y->b) && x->pb == y->pb))
+				return 1;
+		}
+	return 0;
+}
 static struct exp_anc exp_anc[64];
 static unsigned int n_exp_anc;
 
@@ -488,6 +525,8 @@ static int test_setup_link_immutable(void)
 		}
 	}
 	ktap_diag("%d immutable links tried", tried);
+	if (!tried && !exp_has_immutable())
+		skip_reason = "the device tree has no immutable link";
 	return ok && tried > 0;
 }
 
@@ -594,6 +633,8 @@ static int test_setup_link_ebusy(void)
 		}
 	}
 	ktap_diag("%d second inputs tried", tried);
+	if (!tried && !exp_has_shared_pad())
+		skip_reason = "the device tree has no pad with two links";
 	return ok && tried > 0;
 }
 
@@ -751,8 +792,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < n; i++) {
-		failed += !ktap_result(tests[i].fn(), "mc_seed_abi.%s",
-				       tests[i].name);
+		char name[80];
+		int ok;
+
+		skip_reason = NULL;
+		ok = tests[i].fn();
+		snprintf(name, sizeof(name), "mc_seed_abi.%s", tests[i].name);
+		if (skip_reason)
+			ktap_skip(name, "%s", skip_reason);
+		else
+			failed += !ktap_result(ok, "%s", name);
 	}
 	close(fd);
 	return failed ? 1 : 0;
