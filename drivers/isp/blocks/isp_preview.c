@@ -8,7 +8,7 @@
  */
 
 #include "isp.h"
-#include "n900_isp_controls.h"
+#include "isp_pixel.h"
 
 enum {
 	PREV_PAD_SINK,
@@ -42,6 +42,56 @@ static void preview_init_controls(struct v4l2_ctrl_handler *hdl)
 			  0, 255, 1, 16);
 }
 
+/* -----------------------------------------------------------------------------
+ * Frames
+ */
+
+/**
+ * struct preview_params - the preview's parameters of a stream
+ * @uyvy: YUV out in UYVY order (the capture node's format), not YUYV
+ */
+struct preview_params {
+	bool uyvy;
+};
+
+static int preview_start(struct isp_frame_stage *stage)
+{
+	struct preview_params *p = stage->priv;
+
+	p->uyvy = stage->video->format.pixelformat == V4L2_PIX_FMT_UYVY;
+	return 0;
+}
+
+/* demosaic: each line from the one above and the one below, mirrored */
+static void preview_process_lines(struct isp_frame_stage *stage,
+				  unsigned int part, unsigned int y0,
+				  unsigned int y1)
+{
+	const struct preview_params *p = stage->priv;
+	const struct isp_image *in = &stage->in;
+	unsigned int h = in->height, y;
+
+	for (y = y0; y < y1; y++) {
+		const u8 *above = in->data + (y ? y - 1 : 1) * in->stride;
+		const u8 *below = in->data + (y + 1 < h ? y + 1 : y - 1) * in->stride;
+
+		pix_preview_line((const u16 *)above,
+				 (const u16 *)(in->data + y * in->stride),
+				 (const u16 *)below, y, in->width,
+				 stage->out.data + y * stage->out.stride,
+				 p->uyvy);
+	}
+}
+
+static const struct isp_frame_ops preview_frame_ops = {
+	.input = ISP_DATA_RAW,
+	.output = ISP_DATA_YUV,
+	.stage = ISP_STAGE_PREVIEW,
+	.priv_size = sizeof(struct preview_params),
+	.start = preview_start,
+	.process_lines = preview_process_lines,
+};
+
 const struct isp_block_type isp_preview_type = {
 	.name = "OMAP3 ISP preview",
 	.function = MEDIA_ENT_F_PROC_VIDEO_PIXEL_ENC_CONV,
@@ -55,4 +105,5 @@ const struct isp_block_type isp_preview_type = {
 	.init_controls = preview_init_controls,
 	.code_map = preview_code_map,
 	.num_code_maps = ARRAY_SIZE(preview_code_map),
+	.frame_ops = &preview_frame_ops,
 };
