@@ -7,10 +7,16 @@
 # case does the same with the buffers of a statistics (metadata) node. One
 # KTAP result per case. "frames.sh FIRST LAST" runs only cases FIRST to
 # LAST (1-based), so that the test guests can share them.
+#
+# For ctrl-coverage (tests/guest/ctrl-coverage.c): N900_FRAMES frames per
+# capture instead of 8; N900_FRAMES_SET="ENTITY CTRLS", controls set after
+# the case's own, just before it captures; N900_FRAMES_DIFFER=1, each frame
+# must differ from the reference model's frame of the case (a control put
+# back to its default must change the frame).
 T=/usr/lib/n900/tests
 SPEC=/etc/n900/frames.spec
 EXPECTED=/etc/n900/frames.expected
-FRAMES=8
+FRAMES=${N900_FRAMES:-8}
 
 # node ENTITY: the device node of an entity
 node() { media-ctl -e "$1"; }
@@ -51,7 +57,7 @@ finish() { # report the case that ends here
 bg_pid=
 capture_bg() {
 	if setfmt "$1"; then
-		"$T/capture" "$dev" $FRAMES /tmp/frames-bg.bin >/tmp/frames-bg.log &
+		"$T/capture" "$dev" "$FRAMES" /tmp/frames-bg.bin >/tmp/frames-bg.log &
 		bg_pid=$!
 	fi
 }
@@ -97,7 +103,7 @@ feed() {
 
 grab() { # DEVICE: capture, and compare every frame with the model's
 	# shellcheck disable=SC2086 # $feed is the input node and its file
-	if ! log=$("$T/capture" "$1" $FRAMES /tmp/frames.bin $feed); then
+	if ! log=$("$T/capture" "$1" "$FRAMES" /tmp/frames.bin $feed); then
 		err="capture: $(echo "$log" | tail -n 1)"
 		return
 	fi
@@ -110,9 +116,14 @@ check() { # EXPECTED-NAME CAPTURE-LOG: the frames in /tmp/frames.bin
 	size=$(($(wc -c </tmp/frames.bin) / FRAMES))
 	want=$(sed -n "s/^$1 //p" $EXPECTED)
 	f=0
-	while [ $f -lt $FRAMES ]; do
+	while [ $f -lt "$FRAMES" ]; do
 		got=$(dd if=/tmp/frames.bin bs="$size" skip=$f count=1 2>/dev/null | md5sum | cut -d' ' -f1)
-		if [ "$got" != "$want" ]; then
+		if [ -n "${N900_FRAMES_DIFFER:-}" ]; then
+			if [ -z "$want" ] || [ "$got" = "$want" ]; then
+				err="frame $f: md5 $got, with ${N900_FRAMES_SET:-} still the reference model's ${want:-(none)} of the case"
+				break
+			fi
+		elif [ "$got" != "$want" ]; then
 			err="frame $f: md5 $got, the reference model's $want"
 			break
 		fi
@@ -131,6 +142,7 @@ while IFS= read -r line; do
 		k=$((k + 1))
 		skip=
 		feed=
+		overridden=
 		if [ $k -lt "$first" ] || [ $k -gt "$last" ]; then
 			skip=1
 			continue
@@ -139,6 +151,15 @@ while IFS= read -r line; do
 		media-ctl -r
 		;;
 	*) [ -z "$skip" ] || continue ;;
+	esac
+	case $line in
+	"capture "* | "capture& "* | "stats "*)
+		if [ -n "${N900_FRAMES_SET:-}" ] && [ -z "$overridden" ]; then
+			overridden=1
+			out=$(set_ctrls "$N900_FRAMES_SET")
+			[ -z "$out" ] || err="set-ctrl $N900_FRAMES_SET: $out"
+		fi
+		;;
 	esac
 	case $line in
 	"link "*)

@@ -50,6 +50,8 @@ if [ "$shard" = all ] || [ "$shard" = 1 ]; then
 	suite "$T/probe-order.sh"
 	suite "$T/power.sh"
 	suite "$T/frames.sh"
+	# after frames.sh: each control's case again, with the control at its default
+	suite "$T/ctrl-coverage" /etc/n900/frames.spec
 	# last: pictures for the host (frames of each path, a power log)
 	suite "$T/artefacts.sh"
 fi
