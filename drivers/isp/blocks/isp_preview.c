@@ -2,9 +2,9 @@
 /*
  * isp_preview.c - OMAP3 ISP preview
  *
- * The preview engine: Bayer in, demosaic, RGB to YUV, YUYV/UYVY out to
- * memory ("preview output") or to the resizer. It also reads raw frames
- * from memory ("preview input").
+ * The preview engine: Bayer in, demosaic, RGB to YUV, contrast and
+ * brightness on luma, YUYV/UYVY out to memory ("preview output") or to the
+ * resizer. It also reads raw frames from memory ("preview input").
  */
 
 #include "isp.h"
@@ -46,20 +46,24 @@ static void preview_init_controls(struct v4l2_ctrl_handler *hdl)
  * Frames
  */
 
-/**
- * struct preview_params - the preview's parameters of a stream
- * @uyvy: YUV out in UYVY order (the capture node's format), not YUYV
- */
-struct preview_params {
-	bool uyvy;
-};
-
+/* YUV out in the capture node's order */
 static int preview_start(struct isp_frame_stage *stage)
 {
-	struct preview_params *p = stage->priv;
+	struct pix_preview *p = stage->priv;
 
 	p->uyvy = stage->video->format.pixelformat == V4L2_PIX_FMT_UYVY;
 	return 0;
+}
+
+/* Contrast is U8Q4 (16 = 1.0), brightness an offset: the CNT_BRT register. */
+static void preview_configure_frame(struct isp_frame_stage *stage)
+{
+	struct pix_preview *p = stage->priv;
+
+	p->contrast = isp_block_ctrl_value(stage->block, V4L2_CID_CONTRAST,
+					   PIX_CONTRAST_DEF);
+	p->brightness = isp_block_ctrl_value(stage->block, V4L2_CID_BRIGHTNESS,
+					     PIX_BRIGHTNESS_DEF);
 }
 
 /* demosaic: each line from the one above and the one below, mirrored */
@@ -67,7 +71,7 @@ static void preview_process_lines(struct isp_frame_stage *stage,
 				  unsigned int part, unsigned int y0,
 				  unsigned int y1)
 {
-	const struct preview_params *p = stage->priv;
+	const struct pix_preview *p = stage->priv;
 	const struct isp_image *in = &stage->in;
 	unsigned int h = in->height, y;
 
@@ -75,11 +79,10 @@ static void preview_process_lines(struct isp_frame_stage *stage,
 		const u8 *above = in->data + (y ? y - 1 : 1) * in->stride;
 		const u8 *below = in->data + (y + 1 < h ? y + 1 : y - 1) * in->stride;
 
-		pix_preview_line((const u16 *)above,
+		pix_preview_line(p, (const u16 *)above,
 				 (const u16 *)(in->data + y * in->stride),
 				 (const u16 *)below, y, in->width,
-				 stage->out.data + y * stage->out.stride,
-				 p->uyvy);
+				 stage->out.data + y * stage->out.stride);
 	}
 }
 
@@ -87,8 +90,9 @@ static const struct isp_frame_ops preview_frame_ops = {
 	.input = ISP_DATA_RAW,
 	.output = ISP_DATA_YUV,
 	.stage = ISP_STAGE_PREVIEW,
-	.priv_size = sizeof(struct preview_params),
+	.priv_size = sizeof(struct pix_preview),
 	.start = preview_start,
+	.configure_frame = preview_configure_frame,
 	.process_lines = preview_process_lines,
 };
 
