@@ -9,14 +9,15 @@
 # LAST (1-based), so that the test guests can share them.
 #
 # For ctrl-coverage (tests/guest/ctrl-coverage.c): N900_FRAMES frames per
-# capture instead of 8; N900_FRAMES_SET="ENTITY CTRLS", controls set after
-# the case's own, just before it captures; N900_FRAMES_DIFFER=1, each frame
-# must differ from the reference model's frame of the case (a control put
-# back to its default must change the frame).
+# capture instead of 8; with N900_FRAMES_SET="ENTITY CTRLS", once a capture
+# has given the reference model's frames, set those controls (one put back
+# to its default) and capture again: each frame must then differ from the
+# model's frame of the case.
 T=/usr/lib/n900/tests
 SPEC=/etc/n900/frames.spec
 EXPECTED=/etc/n900/frames.expected
 FRAMES=${N900_FRAMES:-8}
+differ=
 
 # node ENTITY: the device node of an entity
 node() { media-ctl -e "$1"; }
@@ -109,6 +110,20 @@ grab() { # DEVICE: capture, and compare every frame with the model's
 	fi
 	check "$name" "$log"
 	check_bg
+	[ -n "${N900_FRAMES_SET:-}" ] && [ -z "$err" ] || return 0
+	out=$(set_ctrls "$N900_FRAMES_SET")
+	if [ -n "$out" ]; then
+		err="set-ctrl $N900_FRAMES_SET: $out"
+		return
+	fi
+	# shellcheck disable=SC2086 # $feed is the input node and its file
+	if ! log=$("$T/capture" "$1" "$FRAMES" /tmp/frames.bin $feed); then
+		err="capture: $(echo "$log" | tail -n 1)"
+		return
+	fi
+	differ=1
+	check "$name" "$log"
+	differ=
 }
 
 check() { # EXPECTED-NAME CAPTURE-LOG: the frames in /tmp/frames.bin
@@ -118,11 +133,12 @@ check() { # EXPECTED-NAME CAPTURE-LOG: the frames in /tmp/frames.bin
 	f=0
 	while [ $f -lt "$FRAMES" ]; do
 		got=$(dd if=/tmp/frames.bin bs="$size" skip=$f count=1 2>/dev/null | md5sum | cut -d' ' -f1)
-		if [ -n "${N900_FRAMES_DIFFER:-}" ]; then
+		if [ -n "$differ" ]; then
 			if [ -z "$want" ] || [ "$got" = "$want" ]; then
 				err="frame $f: md5 $got, with ${N900_FRAMES_SET:-} still the reference model's ${want:-(none)} of the case"
 				break
 			fi
+			echo "# frame $f: md5 $got, with ${N900_FRAMES_SET:-}, not the model's of the case"
 		elif [ "$got" != "$want" ]; then
 			err="frame $f: md5 $got, the reference model's $want"
 			break
@@ -142,7 +158,6 @@ while IFS= read -r line; do
 		k=$((k + 1))
 		skip=
 		feed=
-		overridden=
 		if [ $k -lt "$first" ] || [ $k -gt "$last" ]; then
 			skip=1
 			continue
@@ -151,15 +166,6 @@ while IFS= read -r line; do
 		media-ctl -r
 		;;
 	*) [ -z "$skip" ] || continue ;;
-	esac
-	case $line in
-	"capture "* | "capture& "* | "stats "*)
-		if [ -n "${N900_FRAMES_SET:-}" ] && [ -z "$overridden" ]; then
-			overridden=1
-			out=$(set_ctrls "$N900_FRAMES_SET")
-			[ -z "$out" ] || err="set-ctrl $N900_FRAMES_SET: $out"
-		fi
-		;;
 	esac
 	case $line in
 	"link "*)
