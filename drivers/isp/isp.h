@@ -55,6 +55,133 @@ struct isp_code_map {
 };
 
 /**
+ * enum isp_stage - the processing stages of a frame, timed per frame
+ * @ISP_STAGE_RAW: the source (sensor or memory), CCDC, LSC and WB
+ * @ISP_STAGE_RAW_OUT: the CCDC output formatter's write to memory
+ * @ISP_STAGE_PREVIEW: the preview engine
+ * @ISP_STAGE_RESIZER: the resizer
+ * @ISP_STAGE_STATS: a statistics engine
+ * @ISP_STAGE_NUM: the number of stages
+ */
+enum isp_stage {
+	ISP_STAGE_RAW,
+	ISP_STAGE_RAW_OUT,
+	ISP_STAGE_PREVIEW,
+	ISP_STAGE_RESIZER,
+	ISP_STAGE_STATS,
+	ISP_STAGE_NUM
+};
+
+/**
+ * enum isp_data - what flows from one stage of a frame to the next
+ * @ISP_DATA_RAW: 10-bit Bayer GRBG samples, 16 bits each
+ * @ISP_DATA_YUV: YUV 4:2:2, 2 bytes a pixel (YUYV or UYVY, the capture
+ *	node's order)
+ * @ISP_DATA_STATS: a statistics buffer (n900_isp_stats.h)
+ */
+enum isp_data {
+	ISP_DATA_RAW,
+	ISP_DATA_YUV,
+	ISP_DATA_STATS,
+};
+
+/**
+ * struct isp_image - a frame between two stages, or in a buffer
+ * @data: the first byte of line 0
+ * @width: pixels per line
+ * @height: lines
+ * @stride: bytes from one line to the next
+ */
+struct isp_image {
+	void *data;
+	unsigned int width;
+	unsigned int height;
+	size_t stride;
+};
+
+/*
+ * Each pass over the lines of a frame is split in ISP_FRAME_PARTS parts,
+ * one per vCPU of the guest: a stage's lines of one part never share
+ * scratch memory with those of another.
+ */
+#define ISP_FRAME_PARTS		2
+
+struct isp_block;
+struct isp_video;
+
+/**
+ * struct isp_frame_stage - a block on the path of a streaming capture node
+ * @block: the block
+ * @pad: the source pad the path leaves @block by
+ * @video: the capture node at the end of the path
+ * @in: the frame the stage reads; its @data is set before every pass of a
+ *	frame stage (&isp_frame_ops.process_lines, .process_stats)
+ * @out: the frame the stage writes; its size is that of @in unless
+ *	&isp_frame_ops.start changes it, its @data is set before every pass
+ * @crop: the part of a raw @out the memory writer takes, when the path
+ *	ends in memory after this stage: all of @out unless
+ *	&isp_frame_ops.start narrows it
+ * @priv: &isp_frame_ops.priv_size bytes for the block's parameters of this
+ *	stream (zeroed); freed with the stage
+ */
+struct isp_frame_stage {
+	struct isp_block *block;
+	unsigned int pad;
+	struct isp_video *video;
+	struct isp_image in;
+	struct isp_image out;
+	struct v4l2_rect crop;
+	void *priv;
+};
+
+/**
+ * struct isp_frame_ops - what a block does to the frames through it
+ * @input: what the block takes
+ * @output: what it gives: %ISP_DATA_RAW for a line stage, the data of its
+ *	output for a frame stage, %ISP_DATA_STATS for a statistics engine
+ * @stage: the row of the per-stage timing (debugfs "frames") a frame
+ *	stage or a statistics engine is accounted in; the line stages are
+ *	accounted with the source (%ISP_STAGE_RAW)
+ * @priv_size: the size of &isp_frame_stage.priv
+ * @stats_size: the size of the statistics buffer (statistics engines)
+ * @start: at STREAMON, after the path is known: read the block's pads
+ *	(crop rectangles, sizes) into @stage->priv, set @stage->out and
+ *	@stage->crop where they are not those of @stage->in, and check them.
+ *	Called with the graph mutex held. Returns 0, or -EPIPE when the pads
+ *	do not fit the frame of the path. Optional.
+ * @configure_frame: before each frame: read the block's controls into its
+ *	pixel parameters in @stage->priv, so that a changed control shows in
+ *	the next frame. Optional.
+ * @process_line: a line stage: raw line @y, @stage->in.width samples, in
+ *	place. Every line stage from the source on runs in one pass, line by
+ *	line, and lines of the same pass may run on other CPUs at the same
+ *	time.
+ * @process_lines: a frame stage: lines @y0 to @y1 (excluded) of
+ *	@stage->out, from the whole of @stage->in, with the scratch memory of
+ *	part @part (0 to ISP_FRAME_PARTS - 1) of the pass, if it needs any
+ * @process_stats: a statistics engine: the statistics of the whole of
+ *	@stage->in into @buf, &isp_frame_ops.stats_size bytes
+ *
+ * A block has exactly one of @process_line, @process_lines and
+ * @process_stats. Its arithmetic belongs in isp_pixel.c, which the host
+ * reference model shares.
+ */
+struct isp_frame_ops {
+	enum isp_data input;
+	enum isp_data output;
+	enum isp_stage stage;
+	size_t priv_size;
+	size_t stats_size;
+	int (*start)(struct isp_frame_stage *stage);
+	void (*configure_frame)(struct isp_frame_stage *stage);
+	void (*process_line)(struct isp_frame_stage *stage, unsigned int y,
+			     u16 *line);
+	void (*process_lines)(struct isp_frame_stage *stage, unsigned int part,
+			      unsigned int y0, unsigned int y1);
+	void (*process_stats)(struct isp_frame_stage *stage, void *buf);
+};
+
+/**
  * struct isp_block_type - what distinguishes one kind of ISP block
  * @name: default entity name, overridden by the node's "label" property
  * @function: media entity function (MEDIA_ENT_F_*)
@@ -76,6 +203,8 @@ struct isp_code_map {
  *	the sink crop); NULL when the source size is the input size
  * @init_controls: add the block's controls to @hdl (already initialised);
  *	NULL for a block without controls
+ * @frame_ops: what the block does to frames (isp_frame.c); NULL for a
+ *	block that passes them on unchanged
  */
 struct isp_block_type {
 	const char *name;
@@ -91,6 +220,7 @@ struct isp_block_type {
 	void (*source_size)(u32 in_width, u32 in_height, u32 *width,
 			    u32 *height);
 	void (*init_controls)(struct v4l2_ctrl_handler *hdl);
+	const struct isp_frame_ops *frame_ops;
 };
 
 /**
@@ -152,24 +282,6 @@ static inline struct isp_buffer *to_isp_buffer(struct vb2_v4l2_buffer *vbuf)
 {
 	return container_of(vbuf, struct isp_buffer, vb);
 }
-
-/**
- * enum isp_stage - the processing stages of a frame, timed per frame
- * @ISP_STAGE_RAW: the source (sensor or memory), CCDC, LSC and WB
- * @ISP_STAGE_RAW_OUT: the CCDC output formatter's write to memory
- * @ISP_STAGE_PREVIEW: the preview engine
- * @ISP_STAGE_RESIZER: the resizer
- * @ISP_STAGE_STATS: a statistics engine
- * @ISP_STAGE_NUM: the number of stages
- */
-enum isp_stage {
-	ISP_STAGE_RAW,
-	ISP_STAGE_RAW_OUT,
-	ISP_STAGE_PREVIEW,
-	ISP_STAGE_RESIZER,
-	ISP_STAGE_STATS,
-	ISP_STAGE_NUM
-};
 
 /**
  * struct isp_stage_stats - time spent in each stage, and pixels produced
@@ -318,6 +430,10 @@ struct isp_meta_format {
 };
 
 /* isp_frame.c */
+
+s32 isp_block_ctrl_value(struct isp_block *block, u32 id, s32 def);
+int isp_frame_check_rect(struct isp_frame_stage *stage, const char *what,
+			 const struct v4l2_rect *r);
 
 /* the frame interval of a path with no sensor (memory input, test ramp) */
 #define ISP_FRAME_INTERVAL_NS	(NSEC_PER_SEC / 30)

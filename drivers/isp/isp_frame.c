@@ -4,25 +4,26 @@
  *
  * At STREAMON the path of the node is read back from the media graph: from
  * the node's pad over enabled links to its source, a sensor or a memory
- * input node, noting the processing blocks on the way, their formats and
- * crop rectangles. Each frame then runs those stages in data-flow order
- * with the pixel code of isp_pixel.c, the same code the host reference
- * model runs (tests/ref/isp-ref.c):
+ * input node, noting the blocks on the way that act on frames (those with
+ * &isp_block_type.frame_ops) as stages, in data-flow order. Each block
+ * describes itself (drivers/isp/blocks/): what it takes and gives, and its
+ * operations; this program knows no block by name. Each frame then runs:
  *
- *   sensor ---------+
- *   CCP2 input -----+-> [CCDC: black level] -+-> OF crop, 10/8 bit -> memory
- *                                            +-> VP -> [LSC] -> [WB] -+
- *                                            +-> VP -> [AEWB | AF | hist]
- *                                                      -> statistics buffer
- *   preview input (raw) ---------------------------------------------+
- *                                                                     |
- *                                    memory <- [resizer] <- [preview] <+
- *   resizer input (YUV) ------------------------^                     |
- *                                                                     v
- *                                                                   memory
+ *   source (sensor, or memory) -> line stages, fused, line by line: a raw
+ *                                 frame (e.g. black level, lens shading,
+ *                                 white balance)
+ *   -> frame stages, one pass each, each from the whole of the previous
+ *      frame (e.g. demosaic to YUV, then scaling)
+ *   -> memory: the last frame stage writes the capture buffer; a raw frame
+ *      is written as the node's format says (16 or 8 bits), cropped as the
+ *      last line stage says; or a statistics engine fills it
+ *
+ * The blocks' arithmetic is the pixel code of isp_pixel.c, the same code
+ * the host reference model runs (tests/ref/isp-ref.c).
  *
  * A path from a memory input node is memory-to-memory: each frame takes
- * one buffer of the input node and one of the capture node.
+ * one buffer of the input node and one of the capture node. Raw input
+ * enters where a sensor's frames do, YUV input goes to the first stage.
  *
  * Controls are read at every frame, so a changed gain shows in the next one.
  */
@@ -38,92 +39,74 @@
 #include "isp.h"
 #include "isp_pixel.h"
 #include "n900_isp_controls.h"
-#include "n900_isp_stats.h"
 
 /*
- * Each pass over the lines of a frame is split in ISP_FRAME_PARTS parts,
- * one per vCPU of the guest; a pass of fewer than 2 * ISP_FRAME_PART_MIN
- * lines is not worth a second CPU.
+ * A pass of fewer than 2 * ISP_FRAME_PART_MIN lines is not worth a second
+ * CPU (ISP_FRAME_PARTS, isp.h).
  */
-#define ISP_FRAME_PARTS		2
 #define ISP_FRAME_PART_MIN	16
 
 static bool isp_frame_parallel = true;
 module_param_named(parallel, isp_frame_parallel, bool, 0644);
 MODULE_PARM_DESC(parallel, "split each processing pass over two CPUs (default: on)");
 
+/* the passes of a frame, after the source */
+enum isp_frame_pass {
+	ISP_PASS_RAW,		/* the source and the line stages */
+	ISP_PASS_STAGE,		/* one frame stage */
+	ISP_PASS_RAW_OUT,	/* the raw frame to memory */
+};
+
 /**
  * struct isp_frame - the stages of one capture node's path, and buffers
+ * @video: the capture node
  * @sensor: the sensor at the start of the path, or NULL
  * @input: the memory input (output) node at the start of the path, or NULL
  * @in_code: the media bus code of @input's frames
- * @ccdc: the CCDC, when on the path
- * @ccdc_pad: the CCDC source pad the path leaves by
- * @lsc: lens shading, when on the path
- * @wb: white balance, when on the path
- * @preview: preview, when on the path
- * @resizer: resizer, when on the path
- * @resizer_pad: the resizer source pad the path leaves by
- * @stat: the statistics engine a metadata node takes its buffers from
+ * @stages: the blocks on the path that act on frames, in data-flow order
+ * @num_stages: the number of @stages
+ * @num_line: the number of line stages, the first of @stages
+ * @source: what the source gives: raw, or YUV from memory
+ * @output: what the last stage gives
  * @width: width of the frames at the source (sensor or memory input)
  * @height: their height
- * @crop: the CCDC output formatter crop (memory output of the CCDC)
+ * @crop: the part of the raw frame the memory writer takes
  * @raw8: raw samples go to memory as 8 bits (the node's format), not 16
- * @rsz_crop: the resizer input crop
- * @uyvy: YUV output is UYVY rather than YUYV
  * @scene: the sensor's scene and its per-frame tables
- * @pix_lsc: the lens shading gain grid
- * @rsz: resizer scaling
- * @raw: one raw frame, 16-bit samples
- * @yuv: one preview output frame
- * @line: one raw line per part of a pass
- * @tmp: one YUV line for the resizer per part of a pass
+ * @raw: one raw frame, 16-bit samples, when the source gives raw
  * @work: the helper's part of a pass, on another CPU
  * @done: the helper has done its part
- * @pass: the stage the current pass runs
+ * @pass: the current pass
+ * @pass_stage: the frame stage of an %ISP_PASS_STAGE pass
  * @pass_lines: the number of lines of the current pass
  * @pix: the capture format, while a frame renders
  * @mem: the capture buffer, while a frame renders
  * @in: the input frame of a memory-to-memory path, while a frame renders
- * @rsz_src: the resizer's input frame, while a frame renders
- * @ccdc_params: the CCDC parameters of the frame
- * @wb_params: the white balance parameters of the frame
  */
 struct isp_frame {
+	struct isp_video *video;
 	struct v4l2_subdev *sensor;
 	struct isp_video *input;
 	u32 in_code;
-	struct isp_block *ccdc;
-	unsigned int ccdc_pad;
-	struct isp_block *lsc;
-	struct isp_block *wb;
-	struct isp_block *preview;
-	struct isp_block *resizer;
-	unsigned int resizer_pad;
-	struct isp_block *stat;
+	struct isp_frame_stage *stages;
+	unsigned int num_stages;
+	unsigned int num_line;
+	enum isp_data source;
+	enum isp_data output;
 	unsigned int width;
 	unsigned int height;
 	struct v4l2_rect crop;
 	bool raw8;
-	struct v4l2_rect rsz_crop;
-	bool uyvy;
 	struct pix_scene *scene;
-	struct pix_lsc *pix_lsc;
-	struct pix_resizer rsz;
 	u16 *raw;
-	u8 *yuv;
-	u16 *line[ISP_FRAME_PARTS];
-	u8 *tmp[ISP_FRAME_PARTS];
 	struct work_struct work;
 	struct completion done;
-	enum isp_stage pass;
+	enum isp_frame_pass pass;
+	struct isp_frame_stage *pass_stage;
 	unsigned int pass_lines;
 	const struct v4l2_pix_format *pix;
 	u8 *mem;
 	const u8 *in;
-	const u8 *rsz_src;
-	struct pix_ccdc ccdc_params;
-	struct pix_wb wb_params;
 };
 
 static void isp_frame_work(struct work_struct *work);
@@ -140,6 +123,19 @@ static s32 ctrl_value(struct v4l2_subdev *sd, u32 id, s32 def)
 	struct v4l2_ctrl *ctrl = find_ctrl(sd, id);
 
 	return ctrl ? v4l2_ctrl_g_ctrl(ctrl) : def;
+}
+
+/**
+ * isp_block_ctrl_value() - the current value of one of a block's controls
+ * @block: the block
+ * @id: the control's ID
+ * @def: the value when @block has no such control
+ *
+ * Return: the control's value, or @def.
+ */
+s32 isp_block_ctrl_value(struct isp_block *block, u32 id, s32 def)
+{
+	return ctrl_value(&block->subdev.sd, id, def);
 }
 
 /*
@@ -192,14 +188,17 @@ static void get_format(struct v4l2_subdev *sd, unsigned int pad,
 }
 
 /*
- * Find the stages of @video's path; false when it starts neither at a
- * sensor nor at a memory input node.
+ * Find the start of @video's path, and the blocks on it that act on frames:
+ * their number, into @f->num_stages, or with @f->stages allocated, the
+ * stages themselves, in data-flow order. False when the path starts
+ * neither at a sensor nor at a memory input node.
  */
 static bool isp_frame_walk(struct isp_video *video, struct isp_frame *f)
 {
 	struct media_pad *pad = media_pad_remote_pad_first(&video->pad);
 	/* link_setup refuses loops of enabled links; bound the walk anyway */
 	unsigned int steps = video->vdev.entity.graph_obj.mdev->entity_internal_idx_max;
+	unsigned int n = 0;
 
 	while (pad && steps--) {
 		struct media_entity *entity = pad->entity;
@@ -208,33 +207,40 @@ static bool isp_frame_walk(struct isp_video *video, struct isp_frame *f)
 		if (entity->function == MEDIA_ENT_F_CAM_SENSOR &&
 		    is_media_entity_v4l2_subdev(entity)) {
 			f->sensor = media_entity_to_v4l2_subdev(entity);
+			f->num_stages = n;
 			return true;
 		}
 		if (is_media_entity_v4l2_video_device(entity)) {
 			f->input = container_of(media_entity_to_video_device(entity),
 						struct isp_video, vdev);
+			f->num_stages = n;
 			return true;
 		}
-		if (block && block->type == &isp_ccdc_type) {
-			f->ccdc = block;
-			f->ccdc_pad = pad->index;
-		} else if (block && block->type == &isp_lsc_type) {
-			f->lsc = block;
-		} else if (block && block->type == &isp_wb_type) {
-			f->wb = block;
-		} else if (block && block->type == &isp_preview_type) {
-			f->preview = block;
-		} else if (block && block->type == &isp_resizer_type) {
-			f->resizer = block;
-			f->resizer_pad = pad->index;
-		} else if (block && (block->type == &isp_h3a_aewb_type ||
-				     block->type == &isp_h3a_af_type ||
-				     block->type == &isp_hist_type)) {
-			f->stat = block;
+		if (block && block->type->frame_ops) {
+			n++;
+			if (f->stages) {
+				struct isp_frame_stage *s = &f->stages[f->num_stages - n];
+
+				s->block = block;
+				s->pad = pad->index;
+				s->video = video;
+			}
 		}
 		pad = upstream(entity);
 	}
 	return false;
+}
+
+static const char *isp_data_name(enum isp_data data)
+{
+	switch (data) {
+	case ISP_DATA_RAW:
+		return "raw";
+	case ISP_DATA_YUV:
+		return "YUV";
+	default:
+		return "statistics";
+	}
 }
 
 /* whether @r lies inside a @width x @height frame */
@@ -246,60 +252,117 @@ static bool rect_inside(const struct v4l2_rect *r, unsigned int width,
 	       r->height <= height && r->top <= height - r->height;
 }
 
-/* the size of the statistics buffer that a statistics engine fills */
-static size_t stat_size(const struct isp_block *stat)
+/**
+ * isp_frame_check_rect() - check a block's rectangle against its input
+ * @stage: a stage, at its &isp_frame_ops.start
+ * @what: what @r is, for the message
+ * @r: a rectangle of @stage->in, read from the block's pads
+ *
+ * The crop rectangles come from the blocks' own pads, which link
+ * validation compares link by link only: a stage checks them against the
+ * frame they cut, so that no pass reads or writes outside its buffer,
+ * whatever the pads say.
+ *
+ * Return: 0, or -EPIPE (with a message) when @r is not inside @stage->in.
+ */
+int isp_frame_check_rect(struct isp_frame_stage *stage, const char *what,
+			 const struct v4l2_rect *r)
 {
-	if (stat->type == &isp_h3a_aewb_type)
-		return sizeof(struct n900_isp_aewb);
-	if (stat->type == &isp_h3a_af_type)
-		return sizeof(struct n900_isp_af);
-	return sizeof(struct n900_isp_hist);
+	if (rect_inside(r, stage->in.width, stage->in.height))
+		return 0;
+	dev_err_ratelimited(stage->video->isp->dev,
+			    "%s: the %s %s (%d,%d)/%ux%u is outside the %ux%u frame of the path: the pads' formats disagree\n",
+			    stage->video->vdev.name,
+			    stage->block->subdev.sd.name, what, r->left,
+			    r->top, r->width, r->height, stage->in.width,
+			    stage->in.height);
+	return -EPIPE;
 }
 
 /*
- * Every buffer of a frame is sized from the source's frame (the sensor's,
- * or the input node's sink pad): the raw frame, the preview's YUV frame
- * and the lines. The crop rectangles come from the blocks' own pads, which
- * link validation compares link by link only: check them against the frame
- * they cut, so that no pass reads or writes outside its buffer, whatever
- * the pads say. What is written to the capture buffer is bounded by the
- * node's own format (its width, height and bytes per line): the resizer's
- * YUV lines and the statistics need room for what they write.
+ * Set up the stages in data-flow order: what each takes must be what the
+ * one before gives, line stages come first (they are fused with the
+ * source), each stage checks its pads against its input, and what is
+ * written to the capture buffer is bounded by the node's own format (its
+ * width, height and bytes per line): the last frame stage's lines and the
+ * statistics need room for what they write.
  */
-static int isp_frame_check(struct isp_video *video, struct isp_frame *f)
+static int isp_frame_setup(struct isp_video *video, struct isp_frame *f)
 {
 	const struct v4l2_pix_format *pix = &video->format;
 	struct device *dev = video->isp->dev;
 	const char *name = video->vdev.name;
-	const struct v4l2_rect *r = &f->crop;
-	const char *what = "CCDC";
+	struct isp_image img = {
+		.width = f->width,
+		.height = f->height,
+		.stride = (size_t)f->width * 2,
+	};
+	struct v4l2_rect crop = { 0, 0, f->width, f->height };
+	enum isp_data data = f->source;
+	unsigned int i;
+	int ret;
 
-	if (rect_inside(r, f->width, f->height)) {
-		r = &f->rsz_crop;
-		what = "resizer";
-		if (!f->resizer || rect_inside(r, f->width, f->height))
-			r = NULL;
+	for (i = 0; i < f->num_stages; i++) {
+		struct isp_frame_stage *s = &f->stages[i];
+		const struct isp_frame_ops *ops = s->block->type->frame_ops;
+		const char *block = s->block->subdev.sd.name;
+
+		if (ops->input != data) {
+			dev_err_ratelimited(dev, "%s: %s takes %s data, the path gives it %s\n",
+					    name, block,
+					    isp_data_name(ops->input),
+					    isp_data_name(data));
+			return -EPIPE;
+		}
+		if (ops->process_line && i != f->num_line) {
+			dev_err_ratelimited(dev, "%s: %s works on the source's lines, after a frame stage\n",
+					    name, block);
+			return -EPIPE;
+		}
+		if (ops->process_line)
+			f->num_line++;
+		s->in = img;
+		s->out = img;
+		s->crop = crop;
+		if (ops->priv_size) {
+			s->priv = vzalloc(ops->priv_size);
+			if (!s->priv)
+				return -ENOMEM;
+		}
+		ret = ops->start ? ops->start(s) : 0;
+		if (ret)
+			return ret;
+		data = ops->output;
+		img = s->out;
+		img.stride = (size_t)img.width * 2;
+		crop = ops->process_line ? s->crop : (struct v4l2_rect){
+			0, 0, img.width, img.height };
 	}
-	if (r) {
-		dev_err_ratelimited(dev, "%s: the %s crop (%d,%d)/%ux%u is outside the %ux%u frame of the path: the pads' formats disagree\n",
-				    name, what, r->left, r->top, r->width,
-				    r->height, f->width, f->height);
-		return -EPIPE;
-	}
-	if (f->resizer && (size_t)f->rsz.out_w * 2 > pix->bytesperline) {
-		dev_err_ratelimited(dev, "%s: %u bytes per line, too few for the resizer's %u YUV pixels\n",
-				    name, pix->bytesperline, f->rsz.out_w);
-		return -EPIPE;
-	}
-	if (video->meta && !f->stat) {
+	f->output = data;
+	f->crop = crop;
+
+	if (video->meta && data != ISP_DATA_STATS) {
 		dev_err_ratelimited(dev, "%s: no statistics engine on the path\n",
 				    name);
 		return -EPIPE;
 	}
-	if (f->stat && stat_size(f->stat) > pix->sizeimage) {
-		dev_err_ratelimited(dev, "%s: %u-byte buffers, too small for the %zu bytes of %s\n",
-				    name, pix->sizeimage, stat_size(f->stat),
-				    f->stat->subdev.sd.name);
+	if (!f->num_stages)
+		return 0;
+	if (data == ISP_DATA_STATS) {
+		struct isp_frame_stage *s = &f->stages[f->num_stages - 1];
+		size_t size = s->block->type->frame_ops->stats_size;
+
+		if (size > pix->sizeimage) {
+			dev_err_ratelimited(dev, "%s: %u-byte buffers, too small for the %zu bytes of %s\n",
+					    name, pix->sizeimage, size,
+					    s->block->subdev.sd.name);
+			return -EPIPE;
+		}
+	} else if (f->num_stages > f->num_line &&
+		   img.stride > pix->bytesperline) {
+		dev_err_ratelimited(dev, "%s: %u bytes per line, too few for the %u pixels of %s\n",
+				    name, pix->bytesperline, img.width,
+				    f->stages[f->num_stages - 1].block->subdev.sd.name);
 		return -EPIPE;
 	}
 	return 0;
@@ -316,8 +379,8 @@ static int isp_frame_check(struct isp_video *video, struct isp_frame *f)
  *
  * Return: the frame program, NULL when the path starts neither at a sensor
  * nor at a memory input node (the node then gets a test ramp), or an
- * ERR_PTR(): -ENOMEM, or -EPIPE when the blocks' crops do not fit the
- * frame of the path (isp_frame_check()).
+ * ERR_PTR(): -ENOMEM, or -EPIPE when the stages do not fit together or the
+ * blocks' pads do not fit the frame of the path (isp_frame_setup()).
  */
 struct isp_frame *isp_frame_create(struct isp_video *video)
 {
@@ -325,16 +388,25 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
 	struct media_pad *sink;
 	struct isp_frame *f;
 	unsigned int i;
-	size_t pixels;
 	int ret;
 
 	lockdep_assert_held(&video->isp->mdev.graph_mutex);
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return ERR_PTR(-ENOMEM);
+	f->video = video;
 	if (!isp_frame_walk(video, f)) {
 		kfree(f);
 		return NULL;
+	}
+	if (f->num_stages) {
+		f->stages = kcalloc(f->num_stages, sizeof(*f->stages),
+				    GFP_KERNEL);
+		if (!f->stages) {
+			kfree(f);
+			return ERR_PTR(-ENOMEM);
+		}
+		isp_frame_walk(video, f);
 	}
 
 	if (f->sensor) {
@@ -345,52 +417,48 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
 			   sink->index, &fmt);
 		f->in_code = fmt.code;
 	}
+	f->source = f->in_code == MEDIA_BUS_FMT_YUYV8_1X16 ||
+		    f->in_code == MEDIA_BUS_FMT_UYVY8_1X16 ?
+		    ISP_DATA_YUV : ISP_DATA_RAW;
 	f->width = clamp_t(u32, fmt.width & ~1U, 2, PIX_MAX_WIDTH);
 	f->height = clamp_t(u32, fmt.height, 2, PIX_MAX_WIDTH);
-	f->crop = (struct v4l2_rect){ 0, 0, f->width, f->height };
 	/* the node's format is the size of what is written to its buffers */
 	f->raw8 = video->format.pixelformat == V4L2_PIX_FMT_SGRBG8;
-	if (f->ccdc)
-		isp_block_source_rect(f->ccdc, f->ccdc_pad, &f->crop);
-	f->uyvy = video->format.pixelformat == V4L2_PIX_FMT_UYVY;
-	if (f->resizer) {
-		isp_block_source_rect(f->resizer, f->resizer_pad, &f->rsz_crop);
-		f->rsz.in_w = f->rsz_crop.width;
-		f->rsz.in_h = f->rsz_crop.height;
-		f->rsz.out_w = video->format.width;
-		f->rsz.out_h = video->format.height;
-		pix_resizer_prepare(&f->rsz);
-	}
-	ret = isp_frame_check(video, f);
-	if (ret) {
-		kfree(f);
-		return ERR_PTR(ret);
-	}
+	ret = isp_frame_setup(video, f);
+	if (ret)
+		goto err;
 
-	pixels = (size_t)f->width * f->height;
+	ret = -ENOMEM;
 	f->scene = vzalloc(sizeof(*f->scene));
-	f->pix_lsc = vzalloc(sizeof(*f->pix_lsc));
-	f->raw = vmalloc_array(pixels, sizeof(*f->raw));
-	f->yuv = vmalloc(pixels * 2);
-	for (i = 0; i < ISP_FRAME_PARTS; i++) {
-		f->line[i] = vmalloc_array(f->width, sizeof(*f->line[i]));
-		f->tmp[i] = vmalloc(f->width * 2);
-		if (!f->line[i] || !f->tmp[i])
-			goto err_nomem;
+	if (!f->scene)
+		goto err;
+	if (f->source == ISP_DATA_RAW) {
+		f->raw = vmalloc_array((size_t)f->width * f->height,
+				       sizeof(*f->raw));
+		if (!f->raw)
+			goto err;
 	}
-	if (!f->scene || !f->pix_lsc || !f->raw || !f->yuv)
-		goto err_nomem;
+	/* the frames between two frame stages */
+	for (i = f->num_line; i < f->num_stages; i++) {
+		struct isp_frame_stage *s = &f->stages[i];
+
+		s->in.data = i > f->num_line ? f->stages[i - 1].out.data :
+			     f->raw;
+		if (i + 1 == f->num_stages)
+			break;
+		s->out.data = vmalloc(s->out.stride * s->out.height);
+		if (!s->out.data)
+			goto err;
+	}
 	INIT_WORK(&f->work, isp_frame_work);
 	init_completion(&f->done);
 	f->scene->width = f->width;
 	f->scene->height = f->height;
-	f->pix_lsc->width = f->width;
-	f->pix_lsc->height = f->height;
 	return f;
 
-err_nomem:
+err:
 	isp_frame_destroy(f);
-	return ERR_PTR(-ENOMEM);
+	return ERR_PTR(ret);
 }
 
 /**
@@ -403,76 +471,38 @@ void isp_frame_destroy(struct isp_frame *f)
 
 	if (IS_ERR_OR_NULL(f))
 		return;
-	for (i = 0; i < ISP_FRAME_PARTS; i++) {
-		vfree(f->tmp[i]);
-		vfree(f->line[i]);
+	for (i = 0; i < f->num_stages; i++) {
+		/* the last stage writes the capture buffer */
+		if (i >= f->num_line && i + 1 < f->num_stages)
+			vfree(f->stages[i].out.data);
+		vfree(f->stages[i].priv);
 	}
-	vfree(f->yuv);
+	kfree(f->stages);
 	vfree(f->raw);
-	vfree(f->pix_lsc);
 	vfree(f->scene);
 	kfree(f);
 }
 
-/* this frame's controls, into the stages' parameters */
-static void isp_frame_controls(struct isp_frame *f, struct pix_ccdc *ccdc,
-			       struct pix_wb *wb)
+/* the source's controls (a sensor's, and its lens'), into its scene */
+static void isp_frame_source_controls(struct isp_frame *f)
 {
 	struct pix_scene *s = f->scene;
 	struct media_device *mdev;
-	struct v4l2_subdev *sd;
 	struct v4l2_ctrl *ctrl;
 
-	if (f->sensor) {
-		mdev = f->sensor->entity.graph_obj.mdev;
-		s->pattern = ctrl_value(f->sensor, V4L2_CID_TEST_PATTERN, 0);
-		ctrl = find_ctrl(f->sensor, V4L2_CID_EXPOSURE);
-		s->exposure = ctrl ? v4l2_ctrl_g_ctrl(ctrl) : 1;
-		s->exposure_ref = ctrl ? ctrl->default_value : 1;
-		s->gain = ctrl_value(f->sensor, V4L2_CID_ANALOGUE_GAIN, 0);
-		mutex_lock(&mdev->graph_mutex);
-		s->focus = ctrl_value(sensor_lens(f->sensor),
-				      V4L2_CID_FOCUS_ABSOLUTE, PIX_FOCUS_SHARP);
-		mutex_unlock(&mdev->graph_mutex);
-		pix_scene_prepare(s);
-	}
-
-	sd = f->ccdc ? &f->ccdc->subdev.sd : NULL;
-	ccdc->black = ctrl_value(sd, V4L2_CID_N900_CCDC_BLACK_LEVEL, 0);
-
-	sd = f->lsc ? &f->lsc->subdev.sd : NULL;
-	f->pix_lsc->enable = f->lsc &&
-			     ctrl_value(sd, V4L2_CID_N900_LSC_ENABLE, 0);
-	f->pix_lsc->strength = ctrl_value(sd, V4L2_CID_N900_LSC_STRENGTH, 0);
-	if (f->pix_lsc->enable)
-		pix_lsc_prepare(f->pix_lsc);
-
-	sd = f->wb ? &f->wb->subdev.sd : NULL;
-	wb->dgain = ctrl_value(sd, V4L2_CID_DIGITAL_GAIN, 256);
-	wb->gain[PIX_GR] = ctrl_value(sd, V4L2_CID_N900_WB_GAIN_GR, 32);
-	wb->gain[PIX_R] = ctrl_value(sd, V4L2_CID_N900_WB_GAIN_R, 32);
-	wb->gain[PIX_B] = ctrl_value(sd, V4L2_CID_N900_WB_GAIN_B, 32);
-	wb->gain[PIX_GB] = ctrl_value(sd, V4L2_CID_N900_WB_GAIN_GB, 32);
-}
-
-/* the statistics buffer of @f->stat, from the raw frame */
-static void isp_frame_stats(struct isp_frame *f, u8 *mem)
-{
-	unsigned int w = f->width, h = f->height, y;
-
-	if (f->stat->type == &isp_h3a_aewb_type) {
-		pix_aewb_init((void *)mem, w, h);
-		for (y = 0; y < h; y++)
-			pix_aewb_line((void *)mem, y, f->raw + (size_t)y * w);
-	} else if (f->stat->type == &isp_h3a_af_type) {
-		pix_af_init((void *)mem, w, h);
-		for (y = 0; y < h; y++)
-			pix_af_line((void *)mem, y, f->raw + (size_t)y * w);
-	} else {
-		pix_hist_init((void *)mem, w, h);
-		for (y = 0; y < h; y++)
-			pix_hist_line((void *)mem, y, f->raw + (size_t)y * w);
-	}
+	if (!f->sensor)
+		return;
+	mdev = f->sensor->entity.graph_obj.mdev;
+	s->pattern = ctrl_value(f->sensor, V4L2_CID_TEST_PATTERN, 0);
+	ctrl = find_ctrl(f->sensor, V4L2_CID_EXPOSURE);
+	s->exposure = ctrl ? v4l2_ctrl_g_ctrl(ctrl) : 1;
+	s->exposure_ref = ctrl ? ctrl->default_value : 1;
+	s->gain = ctrl_value(f->sensor, V4L2_CID_ANALOGUE_GAIN, 0);
+	mutex_lock(&mdev->graph_mutex);
+	s->focus = ctrl_value(sensor_lens(f->sensor), V4L2_CID_FOCUS_ABSOLUTE,
+			      PIX_FOCUS_SHARP);
+	mutex_unlock(&mdev->graph_mutex);
+	pix_scene_prepare(s);
 }
 
 /**
@@ -539,26 +569,25 @@ static void isp_frame_source_line(struct isp_frame *f, unsigned int y,
 		memcpy(line, f->in + (size_t)y * w * 2, w * 2);
 }
 
-/* the source, CCDC, LSC and WB: raw lines @y0..@y1 into f->raw */
-static void isp_frame_raw(struct isp_frame *f, unsigned int part,
-			  unsigned int y0, unsigned int y1)
+/* the source and the line stages: raw lines @y0..@y1 into f->raw */
+static void isp_frame_raw(struct isp_frame *f, unsigned int y0,
+			  unsigned int y1)
 {
-	unsigned int w = f->width, y;
-	u16 *line = f->line[part];
+	unsigned int y, i;
 
 	for (y = y0; y < y1; y++) {
-		u16 *r = f->raw + (size_t)y * w;
+		u16 *line = f->raw + (size_t)y * f->width;
 
 		isp_frame_source_line(f, y, line);
-		pix_ccdc_line(&f->ccdc_params, line, r, w);
-		if (f->pix_lsc->enable)
-			pix_lsc_line(f->pix_lsc, y, r, r);
-		if (f->wb)
-			pix_wb_line(&f->wb_params, y, r, r, w);
+		for (i = 0; i < f->num_line; i++) {
+			struct isp_frame_stage *s = &f->stages[i];
+
+			s->block->type->frame_ops->process_line(s, y, line);
+		}
 	}
 }
 
-/* raw to memory, lines @y0..@y1 of the CCDC output formatter's crop */
+/* raw to memory, lines @y0..@y1 of the crop of the last line stage */
 static void isp_frame_raw_out(struct isp_frame *f, unsigned int y0,
 			      unsigned int y1)
 {
@@ -577,62 +606,21 @@ static void isp_frame_raw_out(struct isp_frame *f, unsigned int y0,
 	}
 }
 
-/* preview: YUV lines @y0..@y1 into @out, @stride bytes apart */
-static void isp_frame_preview(struct isp_frame *f, u8 *out, size_t stride,
-			      unsigned int y0, unsigned int y1)
-{
-	unsigned int w = f->width, h = f->height, y;
-
-	for (y = y0; y < y1; y++) {
-		const u16 *above = f->raw + (size_t)(y ? y - 1 : 1) * w;
-		const u16 *below = f->raw + (size_t)(y + 1 < h ? y + 1 : y - 1) * w;
-
-		pix_preview_line(above, f->raw + (size_t)y * w, below, y, w,
-				 out + y * stride, f->uyvy);
-	}
-}
-
-/* the resizer: output lines @y0..@y1, from f->rsz_src (YUV, source size) */
-static void isp_frame_resize(struct isp_frame *f, unsigned int part,
-			     unsigned int y0, unsigned int y1)
-{
-	size_t stride = (size_t)f->width * 2;
-	const u8 *base = f->rsz_src + f->rsz_crop.top * stride +
-			 f->rsz_crop.left * 2;
-	unsigned int y;
-
-	for (y = y0; y < y1; y++) {
-		unsigned int sy = pix_resizer_src_line(&f->rsz, y);
-		unsigned int sy1 = sy + 1 < f->rsz.in_h ? sy + 1 : sy;
-
-		pix_resizer_line(&f->rsz, y, base + sy * stride,
-				 base + sy1 * stride,
-				 f->mem + (size_t)y * f->pix->bytesperline,
-				 f->tmp[part], f->uyvy);
-	}
-}
-
 /* lines @y0..@y1 of the current pass, with the buffers of @part */
 static void isp_frame_pass_lines(struct isp_frame *f, unsigned int part,
 				 unsigned int y0, unsigned int y1)
 {
+	struct isp_frame_stage *s = f->pass_stage;
+
 	switch (f->pass) {
-	case ISP_STAGE_RAW:
-		isp_frame_raw(f, part, y0, y1);
+	case ISP_PASS_RAW:
+		isp_frame_raw(f, y0, y1);
 		break;
-	case ISP_STAGE_RAW_OUT:
+	case ISP_PASS_RAW_OUT:
 		isp_frame_raw_out(f, y0, y1);
 		break;
-	case ISP_STAGE_PREVIEW:
-		if (f->resizer)
-			isp_frame_preview(f, f->yuv, (size_t)f->width * 2, y0, y1);
-		else
-			isp_frame_preview(f, f->mem, f->pix->bytesperline, y0, y1);
-		break;
-	case ISP_STAGE_RESIZER:
-		isp_frame_resize(f, part, y0, y1);
-		break;
-	default:
+	case ISP_PASS_STAGE:
+		s->block->type->frame_ops->process_lines(s, part, y0, y1);
 		break;
 	}
 }
@@ -651,12 +639,13 @@ static void isp_frame_work(struct work_struct *work)
  * each other, so with isp_frame_parallel the second half runs on another
  * CPU, in a work item, while this thread does the first half.
  */
-static void isp_frame_pass(struct isp_frame *f, enum isp_stage pass,
-			   unsigned int lines)
+static void isp_frame_pass(struct isp_frame *f, enum isp_frame_pass pass,
+			   struct isp_frame_stage *stage, unsigned int lines)
 {
 	unsigned int cpu = nr_cpu_ids;
 
 	f->pass = pass;
+	f->pass_stage = stage;
 	f->pass_lines = lines;
 	if (READ_ONCE(isp_frame_parallel) && lines >= 2 * ISP_FRAME_PART_MIN)
 		cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
@@ -694,41 +683,52 @@ static u64 isp_frame_stage(struct isp_stage_stats *st, enum isp_stage stage,
 void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
 		      u8 *mem, const u8 *in, struct isp_stage_stats *st)
 {
-	u64 pixels = (u64)f->width * f->height, t = ktime_get_ns();
-	unsigned int rsz_lines = min(f->rsz.out_h, pix->height);
+	u64 t = ktime_get_ns();
+	unsigned int i;
 
 	f->pix = pix;
 	f->mem = mem;
 	f->in = in;
-	isp_frame_controls(f, &f->ccdc_params, &f->wb_params);
-	if (f->input && !f->preview && f->resizer) {
-		/* YUV from memory straight into the resizer */
-		f->rsz_src = in;
-		isp_frame_pass(f, ISP_STAGE_RESIZER, rsz_lines);
-		isp_frame_stage(st, ISP_STAGE_RESIZER, t,
-				(u64)f->rsz.out_w * f->rsz.out_h);
-		return;
+	isp_frame_source_controls(f);
+	for (i = 0; i < f->num_stages; i++) {
+		struct isp_frame_stage *s = &f->stages[i];
+
+		if (s->block->type->frame_ops->configure_frame)
+			s->block->type->frame_ops->configure_frame(s);
 	}
 
-	isp_frame_pass(f, ISP_STAGE_RAW, f->height);
-	t = isp_frame_stage(st, ISP_STAGE_RAW, t, pixels);
-	if (f->stat) {
-		isp_frame_stats(f, mem);
-		isp_frame_stage(st, ISP_STAGE_STATS, t, pixels);
-	} else if (!f->preview) {
-		isp_frame_pass(f, ISP_STAGE_RAW_OUT,
+	if (f->source == ISP_DATA_RAW) {
+		isp_frame_pass(f, ISP_PASS_RAW, NULL, f->height);
+		t = isp_frame_stage(st, ISP_STAGE_RAW, t,
+				    (u64)f->width * f->height);
+	}
+	for (i = f->num_line; i < f->num_stages; i++) {
+		struct isp_frame_stage *s = &f->stages[i];
+		const struct isp_frame_ops *ops = s->block->type->frame_ops;
+		bool last = i + 1 == f->num_stages;
+		unsigned int lines = s->out.height;
+
+		if (i == f->num_line && f->source != ISP_DATA_RAW)
+			s->in.data = (void *)in;
+		if (ops->process_stats) {
+			ops->process_stats(s, mem);
+			t = isp_frame_stage(st, ops->stage, t,
+					    (u64)s->in.width * s->in.height);
+			continue;
+		}
+		if (last) {
+			s->out.data = mem;
+			s->out.stride = pix->bytesperline;
+			lines = min(lines, pix->height);
+		}
+		isp_frame_pass(f, ISP_PASS_STAGE, s, lines);
+		t = isp_frame_stage(st, ops->stage, t,
+				    (u64)s->out.width * s->out.height);
+	}
+	if (f->output == ISP_DATA_RAW) {
+		isp_frame_pass(f, ISP_PASS_RAW_OUT, NULL,
 			       min(f->crop.height, pix->height));
 		isp_frame_stage(st, ISP_STAGE_RAW_OUT, t,
 				(u64)f->crop.width * f->crop.height);
-	} else if (f->resizer) {
-		isp_frame_pass(f, ISP_STAGE_PREVIEW, f->height);
-		t = isp_frame_stage(st, ISP_STAGE_PREVIEW, t, pixels);
-		f->rsz_src = f->yuv;
-		isp_frame_pass(f, ISP_STAGE_RESIZER, rsz_lines);
-		isp_frame_stage(st, ISP_STAGE_RESIZER, t,
-				(u64)f->rsz.out_w * f->rsz.out_h);
-	} else if ((size_t)f->width * 2 <= pix->bytesperline) {
-		isp_frame_pass(f, ISP_STAGE_PREVIEW, min(f->height, pix->height));
-		isp_frame_stage(st, ISP_STAGE_PREVIEW, t, pixels);
 	}
 }

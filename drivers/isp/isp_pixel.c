@@ -270,11 +270,17 @@ static inline u8 clamp8(s32 v)
 	return v < 0 ? 0 : v > 255 ? 255 : v;
 }
 
-void pix_preview_line(const u16 *above, const u16 *line, const u16 *below,
-		      unsigned int y, unsigned int width, u8 *out,
-		      unsigned int uyvy)
+/* contrast (U8Q4) then brightness, on 8-bit luma */
+static inline u8 pix_luma(const struct pix_preview *p, s32 y)
 {
-	unsigned int x, ly = uyvy ? 1 : 0, lc = uyvy ? 0 : 1;
+	return clamp8((clamp8(y) * p->contrast >> 4) + p->brightness);
+}
+
+void pix_preview_line(const struct pix_preview *p, const u16 *above,
+		      const u16 *line, const u16 *below, unsigned int y,
+		      unsigned int width, u8 *out)
+{
+	unsigned int x, ly = p->uyvy ? 1 : 0, lc = p->uyvy ? 0 : 1;
 	s32 ysum[2], u = 0, v = 0;
 
 	for (x = 0; x < width; x++) {
@@ -314,12 +320,12 @@ void pix_preview_line(const u16 *above, const u16 *line, const u16 *below,
 		u += ((-38 * rr - 74 * gg + 112 * bb + 128) >> 8) + 128;
 		v += ((112 * rr - 94 * gg - 18 * bb + 128) >> 8) + 128;
 		if (x & 1) {
-			u8 *p = out + 2 * (x - 1);
+			u8 *o = out + 2 * (x - 1);
 
-			p[ly] = clamp8(ysum[0]);
-			p[ly + 2] = clamp8(ysum[1]);
-			p[lc] = clamp8((u + 1) >> 1);
-			p[lc + 2] = clamp8((v + 1) >> 1);
+			o[ly] = pix_luma(p, ysum[0]);
+			o[ly + 2] = pix_luma(p, ysum[1]);
+			o[lc] = clamp8((u + 1) >> 1);
+			o[lc + 2] = clamp8((v + 1) >> 1);
 			u = 0;
 			v = 0;
 		}

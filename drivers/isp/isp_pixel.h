@@ -97,6 +97,11 @@ void pix_ccdc_line(const struct pix_ccdc *c, const u16 *in, u16 *out,
 void pix_raw10_to_raw8(const u16 *in, u8 *out, unsigned int width);
 void pix_raw8_to_raw10(const u8 *in, u16 *out, unsigned int width);
 
+/* the lens shading gain grid: a gain every PIX_LSC_CELL pixels */
+#define PIX_LSC_CELL_SHIFT	5
+#define PIX_LSC_CELL		BIT(PIX_LSC_CELL_SHIFT)
+#define PIX_LSC_GRID_MAX	(PIX_MAX_WIDTH / PIX_LSC_CELL + 2)
+
 /**
  * struct pix_lsc - lens shading correction: a gain grid over the frame
  * @enable: off passes the data through
@@ -107,10 +112,6 @@ void pix_raw8_to_raw10(const u8 *in, u16 *out, unsigned int width);
  * @grid_w: grid columns
  * @grid_h: grid rows
  */
-#define PIX_LSC_CELL_SHIFT	5
-#define PIX_LSC_CELL		BIT(PIX_LSC_CELL_SHIFT)
-#define PIX_LSC_GRID_MAX	(PIX_MAX_WIDTH / PIX_LSC_CELL + 2)
-
 struct pix_lsc {
 	unsigned int enable;
 	unsigned int strength;
@@ -139,14 +140,30 @@ struct pix_wb {
 void pix_wb_line(const struct pix_wb *w, unsigned int y, const u16 *in,
 		 u16 *out, unsigned int width);
 
-/*
- * Preview: bilinear demosaic of three raw lines (the one above, the line,
- * the one below; mirrored at the frame edges) into 8-bit RGB, then BT.601
- * limited-range YUV 4:2:2. @uyvy selects UYVY instead of YUYV.
+/* the OMAP3 preview's defaults: contrast 1.0, no brightness offset */
+#define PIX_CONTRAST_DEF	16
+#define PIX_BRIGHTNESS_DEF	0
+
+/**
+ * struct pix_preview - preview: demosaic, RGB to YUV, contrast, brightness
+ * @contrast: luma gain, U8Q4 (16 = 1.0), as the OMAP3 preview's CNT_BRT
+ * @brightness: luma offset, U8Q0, added after the contrast gain
+ * @uyvy: UYVY out instead of YUYV
+ *
+ * Bilinear demosaic of three raw lines (the one above, the line, the one
+ * below; mirrored at the frame edges) into 8-bit RGB, then BT.601
+ * limited-range YUV 4:2:2; then, on luma only, Y' = Y * @contrast / 16 +
+ * @brightness, rounded down and clamped to 8 bits.
  */
-void pix_preview_line(const u16 *above, const u16 *line, const u16 *below,
-		      unsigned int y, unsigned int width, u8 *out,
-		      unsigned int uyvy);
+struct pix_preview {
+	unsigned int contrast;
+	unsigned int brightness;
+	unsigned int uyvy;
+};
+
+void pix_preview_line(const struct pix_preview *p, const u16 *above,
+		      const u16 *line, const u16 *below, unsigned int y,
+		      unsigned int width, u8 *out);
 
 /**
  * struct pix_resizer - resizer: bilinear scaling of YUV 4:2:2

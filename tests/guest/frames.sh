@@ -7,10 +7,17 @@
 # case does the same with the buffers of a statistics (metadata) node. One
 # KTAP result per case. "frames.sh FIRST LAST" runs only cases FIRST to
 # LAST (1-based), so that the test guests can share them.
+#
+# For ctrl-coverage (tests/guest/ctrl-coverage.c): N900_FRAMES frames per
+# capture instead of 8; with N900_FRAMES_SET="ENTITY CTRLS", once a capture
+# has given the reference model's frames, set those controls (one put back
+# to its default) and capture again: each frame must then differ from the
+# model's frame of the case.
 T=/usr/lib/n900/tests
 SPEC=/etc/n900/frames.spec
 EXPECTED=/etc/n900/frames.expected
-FRAMES=8
+FRAMES=${N900_FRAMES:-8}
+differ=
 # shellcheck source=tests/guest/lib/ktap.sh
 . /usr/lib/n900/tests/lib/ktap.sh
 
@@ -49,7 +56,7 @@ finish() { # report the case that ends here
 bg_pid=
 capture_bg() {
 	if setfmt "$1"; then
-		"$T/capture" "$dev" $FRAMES /tmp/frames-bg.bin >/tmp/frames-bg.log &
+		"$T/capture" "$dev" "$FRAMES" /tmp/frames-bg.bin >/tmp/frames-bg.log &
 		bg_pid=$!
 	fi
 }
@@ -95,12 +102,26 @@ feed() {
 
 grab() { # DEVICE: capture, and compare every frame with the model's
 	# shellcheck disable=SC2086 # $feed is the input node and its file
-	if ! log=$("$T/capture" "$1" $FRAMES /tmp/frames.bin $feed); then
+	if ! log=$("$T/capture" "$1" "$FRAMES" /tmp/frames.bin $feed); then
 		err="capture: $(echo "$log" | tail -n 1)"
 		return
 	fi
 	check "$name" "$log"
 	check_bg
+	[ -n "${N900_FRAMES_SET:-}" ] && [ -z "$err" ] || return 0
+	out=$(set_ctrls "$N900_FRAMES_SET")
+	if [ -n "$out" ]; then
+		err="set-ctrl $N900_FRAMES_SET: $out"
+		return
+	fi
+	# shellcheck disable=SC2086 # $feed is the input node and its file
+	if ! log=$("$T/capture" "$1" "$FRAMES" /tmp/frames.bin $feed); then
+		err="capture: $(echo "$log" | tail -n 1)"
+		return
+	fi
+	differ=1
+	check "$name" "$log"
+	differ=
 }
 
 check() { # EXPECTED-NAME CAPTURE-LOG: the frames in /tmp/frames.bin
@@ -108,9 +129,15 @@ check() { # EXPECTED-NAME CAPTURE-LOG: the frames in /tmp/frames.bin
 	size=$(($(wc -c </tmp/frames.bin) / FRAMES))
 	want=$(sed -n "s/^$1 //p" $EXPECTED)
 	f=0
-	while [ $f -lt $FRAMES ]; do
+	while [ $f -lt "$FRAMES" ]; do
 		got=$(dd if=/tmp/frames.bin bs="$size" skip=$f count=1 2>/dev/null | md5sum | cut -d' ' -f1)
-		if [ "$got" != "$want" ]; then
+		if [ -n "$differ" ]; then
+			if [ -z "$want" ] || [ "$got" = "$want" ]; then
+				err="frame $f: md5 $got, with ${N900_FRAMES_SET:-} still the reference model's ${want:-(none)} of the case"
+				break
+			fi
+			echo "# frame $f: md5 $got, with ${N900_FRAMES_SET:-}, not the model's of the case"
+		elif [ "$got" != "$want" ]; then
 			err="frame $f: md5 $got, the reference model's $want"
 			break
 		fi

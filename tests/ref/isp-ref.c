@@ -15,6 +15,8 @@
  *   -k LEVEL      CCDC black level (default 0)
  *   -l STRENGTH   lens shading on, with this strength (default off)
  *   -w D,GR,R,B,GB  white balance gains: digital U10Q8, channels U8Q5
+ *   -b LEVEL      preview brightness, a luma offset (default 0)
+ *   -C GAIN       preview contrast, a luma gain U8Q4 (default 16, 1.0)
  *   -o OUTPUT     raw10, raw8 (CCDC), yuyv, uyvy (preview),
  *                 resizer-yuyv, resizer-uyvy, or the statistics buffers
  *                 aewb, af, hist (n900_isp_stats.h) (default raw10)
@@ -40,6 +42,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: isp-ref [-s WxH] [-p scene|bars|gradient] [-e EXP] [-E EXP] [-g GAIN]\n"
 		"               [-f FOCUS] [-k BLACK] [-l STRENGTH] [-w D,GR,R,B,GB]\n"
+		"               [-b BRIGHTNESS] [-C CONTRAST]\n"
 		"               [-o raw10|raw8|yuyv|uyvy|resizer-yuyv|resizer-uyvy|aewb|af|hist]\n"
 		"               [-c L,T,W,H] [-r WxH] [-n FRAMES]\n"
 		"               [-i raw10|raw8|yuyv|uyvy:FILE]\n");
@@ -98,6 +101,10 @@ int main(int argc, char **argv)
 	struct pix_ccdc ccdc = { 0 };
 	struct pix_wb wb = { 256, { 32, 32, 32, 32 } };
 	struct pix_resizer rsz = { 0 };
+	struct pix_preview prv = {
+		.contrast = PIX_CONTRAST_DEF,
+		.brightness = PIX_BRIGHTNESS_DEF,
+	};
 	const char *output = "raw10";
 	unsigned int frames = 1, w, h, y, f, yuv, resize, uyvy;
 	unsigned int cl = 0, ct = 0, cw = 0, ch = 0, stat;
@@ -110,7 +117,7 @@ int main(int argc, char **argv)
 	u8 *yuvbuf, *out, *tmp, *in = NULL;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "s:p:e:E:g:f:k:l:w:o:c:r:n:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:p:e:E:g:f:k:l:w:b:C:o:c:r:n:i:")) != -1) {
 		switch (opt) {
 		case 's':
 			parse_size(optarg, &scene.width, &scene.height);
@@ -150,6 +157,12 @@ int main(int argc, char **argv)
 				   &wb.gain[PIX_GB]) != 5)
 				usage();
 			break;
+		case 'b':
+			prv.brightness = strtoul(optarg, NULL, 0);
+			break;
+		case 'C':
+			prv.contrast = strtoul(optarg, NULL, 0);
+			break;
 		case 'o':
 			output = optarg;
 			break;
@@ -177,6 +190,7 @@ int main(int argc, char **argv)
 	yuv = strcmp(output, "raw10") && strcmp(output, "raw8") && !stat;
 	resize = !strncmp(output, "resizer-", 8);
 	uyvy = !strcmp(output, "uyvy") || !strcmp(output, "resizer-uyvy");
+	prv.uyvy = uyvy;
 	if (yuv && !resize && strcmp(output, "yuyv") && !uyvy)
 		usage();
 	if (!resize && rsz.out_w)
@@ -273,8 +287,8 @@ int main(int argc, char **argv)
 			const u16 *above = raw + (size_t)(y ? y - 1 : 1) * w;
 			const u16 *below = raw + (size_t)(y + 1 < h ? y + 1 : y - 1) * w;
 
-			pix_preview_line(above, raw + (size_t)y * w, below, y, w,
-					 yuvbuf + (size_t)y * w * 2, uyvy);
+			pix_preview_line(&prv, above, raw + (size_t)y * w, below,
+					 y, w, yuvbuf + (size_t)y * w * 2);
 		}
 		if (!resize) {
 			put(yuvbuf, (size_t)w * h * 2);

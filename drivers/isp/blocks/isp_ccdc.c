@@ -9,6 +9,7 @@
  */
 
 #include "isp.h"
+#include "isp_pixel.h"
 #include "n900_isp_controls.h"
 
 enum {
@@ -56,6 +57,43 @@ static void ccdc_init_controls(struct v4l2_ctrl_handler *hdl)
 	v4l2_ctrl_new_custom(hdl, &ccdc_black_level, NULL);
 }
 
+/* -----------------------------------------------------------------------------
+ * Frames
+ */
+
+/*
+ * The output formatter writes the crop rectangle of its pad to memory; the
+ * video port carries the whole frame (its rectangle is the sink format).
+ */
+static int ccdc_start(struct isp_frame_stage *stage)
+{
+	isp_block_source_rect(stage->block, stage->pad, &stage->crop);
+	return isp_frame_check_rect(stage, "crop", &stage->crop);
+}
+
+static void ccdc_configure_frame(struct isp_frame_stage *stage)
+{
+	struct pix_ccdc *ccdc = stage->priv;
+
+	ccdc->black = isp_block_ctrl_value(stage->block,
+					   V4L2_CID_N900_CCDC_BLACK_LEVEL, 0);
+}
+
+static void ccdc_process_line(struct isp_frame_stage *stage, unsigned int y,
+			      u16 *line)
+{
+	pix_ccdc_line(stage->priv, line, line, stage->in.width);
+}
+
+static const struct isp_frame_ops ccdc_frame_ops = {
+	.input = ISP_DATA_RAW,
+	.output = ISP_DATA_RAW,
+	.priv_size = sizeof(struct pix_ccdc),
+	.start = ccdc_start,
+	.configure_frame = ccdc_configure_frame,
+	.process_line = ccdc_process_line,
+};
+
 const struct isp_block_type isp_ccdc_type = {
 	.name = "OMAP3 ISP CCDC",
 	.function = MEDIA_ENT_F_PROC_VIDEO_PIXEL_FORMATTER,
@@ -71,4 +109,5 @@ const struct isp_block_type isp_ccdc_type = {
 	.code_map = ccdc_code_map,
 	.num_code_maps = ARRAY_SIZE(ccdc_code_map),
 	.crop_pads = BIT(CCDC_PAD_SOURCE_OF),
+	.frame_ops = &ccdc_frame_ops,
 };

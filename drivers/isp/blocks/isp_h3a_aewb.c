@@ -7,10 +7,31 @@
  */
 
 #include "isp.h"
+#include "isp_pixel.h"
+#include "n900_isp_stats.h"
 
 static const u32 h3a_aewb_codes[] = {
 	MEDIA_BUS_FMT_SGRBG10_1X10,
 	MEDIA_BUS_FMT_SGRBG8_1X8,
+};
+
+/* the statistics of the whole raw frame, line by line */
+static void h3a_aewb_process_stats(struct isp_frame_stage *stage, void *buf)
+{
+	const struct isp_image *in = &stage->in;
+	unsigned int y;
+
+	pix_aewb_init(buf, in->width, in->height);
+	for (y = 0; y < in->height; y++)
+		pix_aewb_line(buf, y, in->data + y * in->stride);
+}
+
+static const struct isp_frame_ops h3a_aewb_frame_ops = {
+	.input = ISP_DATA_RAW,
+	.output = ISP_DATA_STATS,
+	.stage = ISP_STAGE_STATS,
+	.stats_size = sizeof(struct n900_isp_aewb),
+	.process_stats = h3a_aewb_process_stats,
 };
 
 const struct isp_block_type isp_h3a_aewb_type = {
@@ -26,4 +47,5 @@ const struct isp_block_type isp_h3a_aewb_type = {
 	.any_input = true,
 	.code_map = isp_stat_code_map,
 	.num_code_maps = ARRAY_SIZE(isp_stat_code_map),
+	.frame_ops = &h3a_aewb_frame_ops,
 };

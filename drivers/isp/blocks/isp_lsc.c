@@ -7,6 +7,7 @@
  */
 
 #include "isp.h"
+#include "isp_pixel.h"
 #include "n900_isp_controls.h"
 
 enum {
@@ -51,6 +52,50 @@ static void lsc_init_controls(struct v4l2_ctrl_handler *hdl)
 	v4l2_ctrl_new_custom(hdl, &lsc_strength, NULL);
 }
 
+/* -----------------------------------------------------------------------------
+ * Frames
+ */
+
+static int lsc_start(struct isp_frame_stage *stage)
+{
+	struct pix_lsc *lsc = stage->priv;
+
+	lsc->width = stage->in.width;
+	lsc->height = stage->in.height;
+	return 0;
+}
+
+/* the gain grid, anew when the correction is on */
+static void lsc_configure_frame(struct isp_frame_stage *stage)
+{
+	struct pix_lsc *lsc = stage->priv;
+
+	lsc->enable = isp_block_ctrl_value(stage->block,
+					   V4L2_CID_N900_LSC_ENABLE, 0);
+	lsc->strength = isp_block_ctrl_value(stage->block,
+					     V4L2_CID_N900_LSC_STRENGTH, 0);
+	if (lsc->enable)
+		pix_lsc_prepare(lsc);
+}
+
+static void lsc_process_line(struct isp_frame_stage *stage, unsigned int y,
+			     u16 *line)
+{
+	const struct pix_lsc *lsc = stage->priv;
+
+	if (lsc->enable)
+		pix_lsc_line(lsc, y, line, line);
+}
+
+static const struct isp_frame_ops lsc_frame_ops = {
+	.input = ISP_DATA_RAW,
+	.output = ISP_DATA_RAW,
+	.priv_size = sizeof(struct pix_lsc),
+	.start = lsc_start,
+	.configure_frame = lsc_configure_frame,
+	.process_line = lsc_process_line,
+};
+
 const struct isp_block_type isp_lsc_type = {
 	.name = "OMAP3 ISP lens shading",
 	.function = MEDIA_ENT_F_PROC_VIDEO_LUT,
@@ -62,4 +107,5 @@ const struct isp_block_type isp_lsc_type = {
 	.codes = lsc_codes,
 	.num_codes = ARRAY_SIZE(lsc_codes),
 	.init_controls = lsc_init_controls,
+	.frame_ops = &lsc_frame_ops,
 };

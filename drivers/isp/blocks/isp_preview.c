@@ -2,13 +2,13 @@
 /*
  * isp_preview.c - OMAP3 ISP preview
  *
- * The preview engine: Bayer in, demosaic, RGB to YUV, YUYV/UYVY out to
- * memory ("preview output") or to the resizer. It also reads raw frames
- * from memory ("preview input").
+ * The preview engine: Bayer in, demosaic, RGB to YUV, contrast and
+ * brightness on luma, YUYV/UYVY out to memory ("preview output") or to the
+ * resizer. It also reads raw frames from memory ("preview input").
  */
 
 #include "isp.h"
-#include "n900_isp_controls.h"
+#include "isp_pixel.h"
 
 enum {
 	PREV_PAD_SINK,
@@ -42,6 +42,60 @@ static void preview_init_controls(struct v4l2_ctrl_handler *hdl)
 			  0, 255, 1, 16);
 }
 
+/* -----------------------------------------------------------------------------
+ * Frames
+ */
+
+/* YUV out in the capture node's order */
+static int preview_start(struct isp_frame_stage *stage)
+{
+	struct pix_preview *p = stage->priv;
+
+	p->uyvy = stage->video->format.pixelformat == V4L2_PIX_FMT_UYVY;
+	return 0;
+}
+
+/* Contrast is U8Q4 (16 = 1.0), brightness an offset: the CNT_BRT register. */
+static void preview_configure_frame(struct isp_frame_stage *stage)
+{
+	struct pix_preview *p = stage->priv;
+
+	p->contrast = isp_block_ctrl_value(stage->block, V4L2_CID_CONTRAST,
+					   PIX_CONTRAST_DEF);
+	p->brightness = isp_block_ctrl_value(stage->block, V4L2_CID_BRIGHTNESS,
+					     PIX_BRIGHTNESS_DEF);
+}
+
+/* demosaic: each line from the one above and the one below, mirrored */
+static void preview_process_lines(struct isp_frame_stage *stage,
+				  unsigned int part, unsigned int y0,
+				  unsigned int y1)
+{
+	const struct pix_preview *p = stage->priv;
+	const struct isp_image *in = &stage->in;
+	unsigned int h = in->height, y;
+
+	for (y = y0; y < y1; y++) {
+		const u8 *above = in->data + (y ? y - 1 : 1) * in->stride;
+		const u8 *below = in->data + (y + 1 < h ? y + 1 : y - 1) * in->stride;
+
+		pix_preview_line(p, (const u16 *)above,
+				 (const u16 *)(in->data + y * in->stride),
+				 (const u16 *)below, y, in->width,
+				 stage->out.data + y * stage->out.stride);
+	}
+}
+
+static const struct isp_frame_ops preview_frame_ops = {
+	.input = ISP_DATA_RAW,
+	.output = ISP_DATA_YUV,
+	.stage = ISP_STAGE_PREVIEW,
+	.priv_size = sizeof(struct pix_preview),
+	.start = preview_start,
+	.configure_frame = preview_configure_frame,
+	.process_lines = preview_process_lines,
+};
+
 const struct isp_block_type isp_preview_type = {
 	.name = "OMAP3 ISP preview",
 	.function = MEDIA_ENT_F_PROC_VIDEO_PIXEL_ENC_CONV,
@@ -55,4 +109,5 @@ const struct isp_block_type isp_preview_type = {
 	.init_controls = preview_init_controls,
 	.code_map = preview_code_map,
 	.num_code_maps = ARRAY_SIZE(preview_code_map),
+	.frame_ops = &preview_frame_ops,
 };

@@ -7,6 +7,7 @@
  */
 
 #include "isp.h"
+#include "isp_pixel.h"
 
 enum {
 	RESZ_PAD_SINK,
@@ -36,6 +37,76 @@ static void resizer_source_size(u32 in_width, u32 in_height, u32 *width,
 			  min_t(u32, in_height * 4, ISP_MAX_HEIGHT));
 }
 
+/* -----------------------------------------------------------------------------
+ * Frames
+ */
+
+/**
+ * struct resizer_params - the resizer's parameters of a stream
+ * @crop: its input, the crop rectangle of its sink pad
+ * @rsz: scaling from @crop to the capture node's size
+ * @uyvy: YUV in UYVY order (the capture node's format), not YUYV
+ * @tmp: one input line of YUV per part of a pass
+ */
+struct resizer_params {
+	struct v4l2_rect crop;
+	struct pix_resizer rsz;
+	bool uyvy;
+	u8 tmp[ISP_FRAME_PARTS][PIX_MAX_WIDTH * 2];
+};
+
+/* the output is the capture node's size, scaled from the sink crop */
+static int resizer_start(struct isp_frame_stage *stage)
+{
+	const struct v4l2_pix_format *pix = &stage->video->format;
+	struct resizer_params *p = stage->priv;
+	int ret;
+
+	isp_block_source_rect(stage->block, stage->pad, &p->crop);
+	ret = isp_frame_check_rect(stage, "crop", &p->crop);
+	if (ret)
+		return ret;
+	p->uyvy = pix->pixelformat == V4L2_PIX_FMT_UYVY;
+	p->rsz.in_w = p->crop.width;
+	p->rsz.in_h = p->crop.height;
+	p->rsz.out_w = pix->width;
+	p->rsz.out_h = pix->height;
+	pix_resizer_prepare(&p->rsz);
+	stage->out.width = p->rsz.out_w;
+	stage->out.height = p->rsz.out_h;
+	return 0;
+}
+
+static void resizer_process_lines(struct isp_frame_stage *stage,
+				  unsigned int part, unsigned int y0,
+				  unsigned int y1)
+{
+	struct resizer_params *p = stage->priv;
+	size_t stride = stage->in.stride;
+	const u8 *base = stage->in.data + p->crop.top * stride +
+			 p->crop.left * 2;
+	unsigned int y;
+
+	for (y = y0; y < y1; y++) {
+		unsigned int sy = pix_resizer_src_line(&p->rsz, y);
+		unsigned int sy1 = sy + 1 < p->rsz.in_h ? sy + 1 : sy;
+
+		pix_resizer_line(&p->rsz, y, base + sy * stride,
+				 base + sy1 * stride,
+				 stage->out.data + (size_t)y * stage->out.stride,
+				 p->tmp[part], p->uyvy);
+	}
+}
+
+static const struct isp_frame_ops resizer_frame_ops = {
+	.input = ISP_DATA_YUV,
+	.output = ISP_DATA_YUV,
+	.stage = ISP_STAGE_RESIZER,
+	.priv_size = sizeof(struct resizer_params),
+	.start = resizer_start,
+	.process_lines = resizer_process_lines,
+};
+
 const struct isp_block_type isp_resizer_type = {
 	.name = "OMAP3 ISP resizer",
 	.function = MEDIA_ENT_F_PROC_VIDEO_SCALER,
@@ -48,4 +119,5 @@ const struct isp_block_type isp_resizer_type = {
 	.num_codes = ARRAY_SIZE(resizer_codes),
 	.crop_pads = BIT(RESZ_PAD_SINK),
 	.source_size = resizer_source_size,
+	.frame_ops = &resizer_frame_ops,
 };

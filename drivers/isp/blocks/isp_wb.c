@@ -7,6 +7,7 @@
  */
 
 #include "isp.h"
+#include "isp_pixel.h"
 #include "n900_isp_controls.h"
 
 enum {
@@ -54,6 +55,36 @@ static void wb_init_controls(struct v4l2_ctrl_handler *hdl)
 		v4l2_ctrl_new_custom(hdl, &wb_channel_gains[i], NULL);
 }
 
+/* -----------------------------------------------------------------------------
+ * Frames
+ */
+
+static void wb_configure_frame(struct isp_frame_stage *stage)
+{
+	struct isp_block *block = stage->block;
+	struct pix_wb *wb = stage->priv;
+
+	wb->dgain = isp_block_ctrl_value(block, V4L2_CID_DIGITAL_GAIN, 256);
+	wb->gain[PIX_GR] = isp_block_ctrl_value(block, V4L2_CID_N900_WB_GAIN_GR, 32);
+	wb->gain[PIX_R] = isp_block_ctrl_value(block, V4L2_CID_N900_WB_GAIN_R, 32);
+	wb->gain[PIX_B] = isp_block_ctrl_value(block, V4L2_CID_N900_WB_GAIN_B, 32);
+	wb->gain[PIX_GB] = isp_block_ctrl_value(block, V4L2_CID_N900_WB_GAIN_GB, 32);
+}
+
+static void wb_process_line(struct isp_frame_stage *stage, unsigned int y,
+			    u16 *line)
+{
+	pix_wb_line(stage->priv, y, line, line, stage->in.width);
+}
+
+static const struct isp_frame_ops wb_frame_ops = {
+	.input = ISP_DATA_RAW,
+	.output = ISP_DATA_RAW,
+	.priv_size = sizeof(struct pix_wb),
+	.configure_frame = wb_configure_frame,
+	.process_line = wb_process_line,
+};
+
 const struct isp_block_type isp_wb_type = {
 	.name = "OMAP3 ISP white balance",
 	.function = MEDIA_ENT_F_PROC_VIDEO_LUT,
@@ -65,4 +96,5 @@ const struct isp_block_type isp_wb_type = {
 	.codes = wb_codes,
 	.num_codes = ARRAY_SIZE(wb_codes),
 	.init_controls = wb_init_controls,
+	.frame_ops = &wb_frame_ops,
 };
