@@ -21,6 +21,7 @@
 
 #include <linux/device.h>
 #include <linux/kref.h>
+#include <linux/module.h>
 #include <linux/kstrtox.h>
 #include <linux/of.h>
 #include <linux/property.h>
@@ -69,19 +70,33 @@ int n900_check_ports(struct device *dev, unsigned int num_pads);
 int __n900_subdev_register(struct v4l2_subdev *sd, struct device *dev,
 			   const char *name, u16 num_pads,
 			   struct media_pad *pads, bool sensor,
-			   const char *lock_name, struct lock_class_key *key);
+			   struct module *owner, const char *lock_name,
+			   struct lock_class_key *key);
 
-/*
- * n900_subdev_register() - see __n900_subdev_register(). A macro, as
- * v4l2_subdev_init_finalize() is: each driver's subdevice states get a
- * lock class of their own, so that lockdep tells a sensor's state lock
- * from the switch's when a link between them is validated with both held.
+/**
+ * n900_subdev_register() - name a subdevice after its DT node and register
+ *	it with v4l2-async (see __n900_subdev_register())
+ * @sd: the subdevice
+ * @dev: the device it belongs to
+ * @name: entity name when the DT node has no "label"
+ * @num_pads: number of pads
+ * @pads: the pads, their flags set
+ * @sensor: register as a sensor (its lens and flash bind to it)
+ *
+ * A macro, as v4l2_subdev_init_finalize() and v4l2_async_register_subdev()
+ * are: the caller's module is the subdevice's owner, which V4L2 holds while
+ * its node is open, and each driver's subdevice states get a lock class of
+ * their own, so that lockdep tells a sensor's state lock from the switch's
+ * when a link between them is validated with both held.
+ *
+ * Return: 0 or a negative errno.
  */
 #define n900_subdev_register(sd, dev, name, num_pads, pads, sensor)	\
 	({								\
 		static struct lock_class_key __key;			\
 		__n900_subdev_register(sd, dev, name, num_pads, pads,	\
-				       sensor, KBUILD_BASENAME		\
+				       sensor, THIS_MODULE,		\
+				       KBUILD_BASENAME			\
 				       ":sd->active_state->lock",	\
 				       &__key);				\
 	})

@@ -319,6 +319,12 @@ static int isp_frame_setup(struct isp_video *video, struct isp_frame *f)
 					    name, block);
 			return -EPIPE;
 		}
+		if (!!ops->process_line + !!ops->process_lines +
+		    !!ops->process_stats != 1) {
+			dev_err_ratelimited(dev, "%s: %s has not exactly one process operation\n",
+					    name, block);
+			return -EINVAL;
+		}
 		if (ops->process_line)
 			f->num_line++;
 		s->in = img;
@@ -332,9 +338,18 @@ static int isp_frame_setup(struct isp_video *video, struct isp_frame *f)
 		ret = ops->start ? ops->start(s) : 0;
 		if (ret)
 			return ret;
+		/* a line stage works in place, on the source's lines */
+		if (ops->process_line && (s->out.width != s->in.width ||
+					  s->out.height != s->in.height)) {
+			dev_err_ratelimited(dev, "%s: %s works in place, but sizes its output %ux%u\n",
+					    name, block, s->out.width,
+					    s->out.height);
+			return -EPIPE;
+		}
+		/* a frame stage's output: its own size, packed */
+		s->out.stride = (size_t)s->out.width * 2;
 		data = ops->output;
 		img = s->out;
-		img.stride = (size_t)img.width * 2;
 		crop = ops->process_line ? s->crop : (struct v4l2_rect){
 			0, 0, img.width, img.height };
 	}

@@ -166,6 +166,8 @@ EXPORT_SYMBOL_GPL(n900_check_ports);
  * @pads: the pads, their flags set
  * @sensor: register as a sensor, so that its "lens-focus" and "flash-leds"
  *	devices bind to it (v4l2_async_register_subdev_sensor())
+ * @owner: the driver's module (THIS_MODULE of the caller), which V4L2
+ *	holds while the subdevice is registered or its node open
  * @lock_name: lockdep name of the lock of its active state
  * @key: lockdep class of that lock, one per caller
  *
@@ -182,13 +184,13 @@ EXPORT_SYMBOL_GPL(n900_check_ports);
 int __n900_subdev_register(struct v4l2_subdev *sd, struct device *dev,
 			   const char *name, u16 num_pads,
 			   struct media_pad *pads, bool sensor,
-			   const char *lock_name, struct lock_class_key *key)
+			   struct module *owner, const char *lock_name,
+			   struct lock_class_key *key)
 {
 	const char *label;
 	int ret;
 
 	sd->fwnode = dev_fwnode(dev);
-	sd->owner = dev->driver ? dev->driver->owner : NULL;
 	/* stress topologies have thousands: more than the V4L2 minors */
 	if (!device_property_read_bool(dev, "n900emu,no-devnode"))
 		sd->flags |= V4L2_SUBDEV_FL_HAS_DEVNODE;
@@ -215,8 +217,13 @@ int __n900_subdev_register(struct v4l2_subdev *sd, struct device *dev,
 		return dev_err_probe(dev, ret, "%pOF: cannot init state\n",
 				     dev->of_node);
 
-	ret = sensor ? v4l2_async_register_subdev_sensor(sd) :
-		       v4l2_async_register_subdev(sd);
+	/*
+	 * The driver's module, not this one: V4L2 holds it (sd->owner) until
+	 * the subdevice is released, after the last close of its node, whose
+	 * operations and free callback are the driver's code.
+	 */
+	ret = sensor ? __v4l2_async_register_subdev_sensor(sd, owner) :
+		       __v4l2_async_register_subdev(sd, owner);
 	if (ret)
 		return dev_err_probe(dev, ret, "%pOF: cannot register subdev\n",
 				     dev->of_node);

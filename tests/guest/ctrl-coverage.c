@@ -294,5 +294,5 @@ int main(int argc, char **argv)
 			    controls[i].var);
 	}
 	ktap_diag("%u writable controls, %u failed", ncontrols, failed);
-	return 0;
+	return failed || broken;
 }

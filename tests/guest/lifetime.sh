@@ -26,6 +26,8 @@
 #  - frame_sizes_checked, frame_odd_width_checked: pad formats that do not
 #    match the real source, and an odd width from memory: the stream is
 #    refused or renders, and the guest still answers (item 3);
+#  - module_pinned_while_node_open: a device module cannot be removed
+#    while its subdevice node is open (the node's release runs its code);
 #  - kmemleak has nothing to report after all that.
 # The tests that oops on the faulty code run last (the frame size one wedges
 # the guest), and every sysfs write runs in a child process with a time
@@ -502,6 +504,31 @@ t_frame_sizes_checked() {
 		"et8ek8 648x492 -> switch:0; switch:1 (disabled), CCP2, CCDC at 2592x1968; switch:2 reads$sw" \
 		"${err:+setup: $err}" "2592x1968 BA10 from $out: $what" "$bad"
 }
+t_module_pinned_while_node_open() {
+	# each device module (sensor, lens, flash, switch) with its node held
+	# open: its module cannot be removed, since the node's release runs
+	# the module's code (the subdevice's operations, its free callback)
+	n900_dmesg_mark
+	ok=1 bad="" what=""
+	for pair in "n900-sensor:$S" "n900-ad5820:ad5820 3-000c" \
+		"n900-adp1653:adp1653 2-0030" "n900-video-bus-switch:video-bus-switch"; do
+		mod=${pair%%:*}
+		node=$(media-ctl -e "${pair#*:}")
+		exec 3<"$node"
+		if bounded 100 rmmod "$mod"; then
+			ok=0 bad="${bad:+$bad; }$mod removed while $node was open"
+			exec 3<&-
+			bounded 100 modprobe "$mod"
+			wait_graph 100
+		else
+			exec 3<&-
+		fi
+		what="$what $mod: $(cat "/sys/module/$(echo "$mod" | tr - _)/refcnt" 2>/dev/null || echo gone),"
+	done
+	no_splat || ok=0
+	ktap_result $ok module_pinned_while_node_open \
+		"module references with the node closed again:$what" "$bad"
+}
 t_no_leak() {
 	# kmemleak has nothing to report after all that
 	if leaks=$(n900_leaks); then
@@ -512,7 +539,7 @@ t_no_leak() {
 		ktap_skip no_leak "this kernel has no kmemleak"
 	fi
 }
-TESTS="subdev_fd_outlives_unbind.ccdc subdev_fd_outlives_unbind.sensor subdev_fd_outlives_unbind.lens subdev_fd_outlives_unbind.flash subdev_fd_outlives_unbind.switch subdev_node_back_while_old_open power_across_sensor_rebind power_across_isp_unbind switch_one_input_after_rebind stream_before_camera_binds isp_unbind_standalone_stream stream_node_left_without_links frame_odd_width_checked frame_sizes_checked no_leak"
+TESTS="subdev_fd_outlives_unbind.ccdc subdev_fd_outlives_unbind.sensor subdev_fd_outlives_unbind.lens subdev_fd_outlives_unbind.flash subdev_fd_outlives_unbind.switch subdev_node_back_while_old_open power_across_sensor_rebind power_across_isp_unbind switch_one_input_after_rebind stream_before_camera_binds isp_unbind_standalone_stream stream_node_left_without_links module_pinned_while_node_open frame_odd_width_checked frame_sizes_checked no_leak"
 
 want=$*
 if [ -z "$want" ]; then
