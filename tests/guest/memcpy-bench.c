@@ -42,6 +42,6 @@ int main(int argc, char **argv)
 		t = now();
 	} while (t - t0 < 1.0);
 	printf("BENCH memcpy bytes=%zu copies=%lu MBps=%.1f\n", bytes, copies,
-	       bytes * copies / (t - t0) / 1e6);
+	       (double)bytes * copies / (t - t0) / 1e6);
 	return 0;
 }
