@@ -271,9 +271,9 @@ static inline u8 clamp8(s32 v)
 }
 
 /* contrast (U8Q4) then brightness, on 8-bit luma */
-static inline u8 pix_luma(const struct pix_preview *p, s32 y)
+static inline u8 pix_luma(u32 contrast, u32 brightness, s32 y)
 {
-	return clamp8((clamp8(y) * p->contrast >> 4) + p->brightness);
+	return clamp8((clamp8(y) * contrast >> 4) + brightness);
 }
 
 void pix_preview_line(const struct pix_preview *p, const u16 *above,
@@ -281,6 +281,13 @@ void pix_preview_line(const struct pix_preview *p, const u16 *above,
 		      unsigned int width, u8 *out)
 {
 	unsigned int x, ly = p->uyvy ? 1 : 0, lc = p->uyvy ? 0 : 1;
+	/*
+	 * In locals: a store to @out (u8) may alias @p, which would reload
+	 * them at every pixel. At the defaults (1.0, 0) the luma is only
+	 * clamped, which pix_luma() gives too, a multiply and a clamp later.
+	 */
+	const u32 contrast = p->contrast, brightness = p->brightness;
+	const bool plain = contrast == 16 && !brightness;
 	s32 ysum[2], u = 0, v = 0;
 
 	for (x = 0; x < width; x++) {
@@ -322,8 +329,13 @@ void pix_preview_line(const struct pix_preview *p, const u16 *above,
 		if (x & 1) {
 			u8 *o = out + 2 * (x - 1);
 
-			o[ly] = pix_luma(p, ysum[0]);
-			o[ly + 2] = pix_luma(p, ysum[1]);
+			if (plain) {
+				o[ly] = clamp8(ysum[0]);
+				o[ly + 2] = clamp8(ysum[1]);
+			} else {
+				o[ly] = pix_luma(contrast, brightness, ysum[0]);
+				o[ly + 2] = pix_luma(contrast, brightness, ysum[1]);
+			}
 			o[lc] = clamp8((u + 1) >> 1);
 			o[lc + 2] = clamp8((v + 1) >> 1);
 			u = 0;

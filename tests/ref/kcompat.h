@@ -6,6 +6,7 @@
 #ifndef N900_REF_KCOMPAT_H
 #define N900_REF_KCOMPAT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef uint8_t u8;
