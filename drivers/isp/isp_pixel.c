@@ -276,18 +276,19 @@ static inline u8 pix_luma(u32 contrast, u32 brightness, s32 y)
 	return clamp8((clamp8(y) * contrast >> 4) + brightness);
 }
 
-void pix_preview_line(const struct pix_preview *p, const u16 *above,
-		      const u16 *line, const u16 *below, unsigned int y,
-		      unsigned int width, u8 *out)
+/*
+ * One line of the preview; inlined twice by pix_preview_line(), once with
+ * @plain true, for the defaults (1.0, 0), where the luma is only clamped
+ * (pix_luma() would give the same, a multiply and a clamp later), so that
+ * the frames at the defaults cost what they did before the two controls.
+ */
+static __always_inline void preview_line(const u16 *above, const u16 *line,
+					 const u16 *below, unsigned int y,
+					 unsigned int width, u8 *out,
+					 unsigned int uyvy, u32 contrast,
+					 u32 brightness, bool plain)
 {
-	unsigned int x, ly = p->uyvy ? 1 : 0, lc = p->uyvy ? 0 : 1;
-	/*
-	 * In locals: a store to @out (u8) may alias @p, which would reload
-	 * them at every pixel. At the defaults (1.0, 0) the luma is only
-	 * clamped, which pix_luma() gives too, a multiply and a clamp later.
-	 */
-	const u32 contrast = p->contrast, brightness = p->brightness;
-	const bool plain = contrast == 16 && !brightness;
+	unsigned int x, ly = uyvy ? 1 : 0, lc = uyvy ? 0 : 1;
 	s32 ysum[2], u = 0, v = 0;
 
 	for (x = 0; x < width; x++) {
@@ -342,6 +343,18 @@ void pix_preview_line(const struct pix_preview *p, const u16 *above,
 			v = 0;
 		}
 	}
+}
+
+void pix_preview_line(const struct pix_preview *p, const u16 *above,
+		      const u16 *line, const u16 *below, unsigned int y,
+		      unsigned int width, u8 *out)
+{
+	if (p->contrast == PIX_CONTRAST_DEF && p->brightness == PIX_BRIGHTNESS_DEF)
+		preview_line(above, line, below, y, width, out, p->uyvy,
+			     PIX_CONTRAST_DEF, PIX_BRIGHTNESS_DEF, true);
+	else
+		preview_line(above, line, below, y, width, out, p->uyvy,
+			     p->contrast, p->brightness, false);
 }
 
 /* -----------------------------------------------------------------------------
