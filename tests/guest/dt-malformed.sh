@@ -109,11 +109,5 @@ done
 good good good_overlay_probes_after "DT test: good"
 
 # kmemleak has nothing to report after all that
-if leaks=$(n900_leaks); then
-	ok=0
-	[ "$leaks" = 0 ] && ok=1
-	ktap_result $ok no_leak "kmemleak: $leaks unreferenced objects"
-else
-	ktap_skip no_leak "this kernel has no kmemleak"
-fi
+ktap_no_leak
 modprobe -r n900-overlay

@@ -54,3 +54,16 @@ ktap_skip() {
 	KTAP_COUNT=$((KTAP_COUNT + 1))
 	echo "ok $KTAP_COUNT $1 # SKIP $2"
 }
+
+# ktap_no_leak: the result "no_leak": kmemleak has nothing to report
+# (n900_leaks of /etc/n900/functions); skipped, saying why, on a kernel
+# without kmemleak
+ktap_no_leak() {
+	if ktap_leaks=$(n900_leaks); then
+		ktap_ok=0
+		[ "$ktap_leaks" = 0 ] && ktap_ok=1
+		ktap_result $ktap_ok no_leak "kmemleak: $ktap_leaks unreferenced objects"
+	else
+		ktap_skip no_leak "this kernel has no kmemleak"
+	fi
+}
