@@ -53,14 +53,16 @@ fit() {
 	run fit "$TOP/board/fit.sh" "$1"
 }
 
-# new_run NAME: RUN, the directory of this run (build/runs/NAME-TIME, and
-# build/runs/latest), with how its guests hand files over (share-mode)
+# new_run NAME: RUN, the directory of this run (build/runs/NAME-TIME, or
+# N900_RUN_DIR, and build/runs/latest), with how its guests hand files
+# over (share-mode)
 new_run() {
-	RUN=$BUILD/runs/$1-$(date -u +%Y%m%dT%H%M%SZ)
-	mkdir -p "$RUN"
+	RUN=${N900_RUN_DIR:-$BUILD/runs/$1-$(date -u +%Y%m%dT%H%M%SZ)}
+	RUN=$(realpath -m "$RUN")
+	mkdir -p "$RUN" "$BUILD/runs"
 	"$TOP/board/qemu.sh" share-mode >"$RUN/share-mode"
-	ln -sfn "$(basename "$RUN")" "$BUILD/runs/latest"
-	say "this run's logs and artefacts: ${RUN#"$TOP"/} (also build/runs/latest)"
+	[ -n "${N900_RUN_DIR:-}" ] || ln -sfn "$(basename "$RUN")" "$BUILD/runs/latest"
+	say "this run's logs and artefacts: ${RUN#"$TOP"/}${N900_RUN_DIR:+ (N900_RUN_DIR)}${N900_RUN_DIR:-" (also build/runs/latest)"}"
 }
 
 cmd_demo() {
@@ -83,23 +85,69 @@ cmd_docs() {
 	say "updated docs/: topology.png, power-timeline.png, frame-*.png, bench-scaling.png"
 }
 
-cmd_test() {
+# build_tests RUN: plan the test guests, build what they boot (the debug
+# kernel), lint
+build_tests() {
 	local topos=()
-	# one vCPU per guest: guests run side by side (tests/host/test.sh)
-	export QEMU_SMP=1
-	new_run test
-	run plan "$TOP/tests/host/test.sh" plan "$RUN"
+	run plan "$TOP/tests/host/test.sh" plan "$1"
 	# the trees the guests boot: the U-Boot path's have their expected
 	# topology in the initramfs, the stress shard's do not need one
-	mapfile -t topos < <(awk '$1 == "uboot" { print $4 }' "$RUN/guests")
+	mapfile -t topos < <(awk '$1 == "uboot" { print $4 }' "$1/guests")
 	guest debug test "${N900_TOPOLOGY:-n900}" ${topos[@]+"${topos[@]}"}
-	mapfile -t topos < <(awk '$1 == "direct" && $5 == "console" { print $4 }' "$RUN/guests")
+	mapfile -t topos < <(awk '$1 == "direct" && $5 == "console" { print $4 }' "$1/guests")
 	[ ${#topos[@]} -eq 0 ] || run dtb "$TOP/dts/build.sh" "${topos[@]}"
-	! grep -q '^uboot ' "$RUN/guests" || fit debug
-	run lint "$TOP/tests/host/lint.sh" --results-only "$RUN/lint.ktap"
-	run guests "$TOP/tests/host/test.sh" boot "$RUN"
+	! grep -q '^uboot ' "$1/guests" || fit debug
+	run lint "$TOP/tests/host/lint.sh" --results-only "$1/lint.ktap"
+}
+
+# test: build, pack the artefact, run every shard job from it (unpacked in
+# an empty directory; each job with a build and cache directory of its
+# own), merge. With N900_ARTEFACT: only the shards of N900_TEST_SHARDS and
+# N900_BOOT_PATHS, from that artefact, building nothing.
+cmd_test() {
+	local art
+	# one vCPU per guest: guests run side by side (tests/host/test.sh)
+	export QEMU_SMP=1
+	if [ -n "${N900_ARTEFACT:-}" ]; then
+		new_run test
+		art=$("$TOP/tests/host/test.sh" unpack "$N900_ARTEFACT" "$RUN/artefact")
+		ensure_packages "${HOST_RUNTIME_PACKAGES[@]}"
+		export N900_BUILD_DIR=$art
+		run plan "$TOP/tests/host/test.sh" plan "$RUN"
+		run guests "$TOP/tests/host/test.sh" boot "$RUN"
+		elapsed
+		exec "$TOP/tests/host/test.sh" verdict "$RUN"
+	fi
+	new_run test
+	build_tests "$RUN"
+	run pack "$TOP/tests/host/test.sh" pack "$RUN" "$RUN/artefact.tar"
+	art=$("$TOP/tests/host/test.sh" unpack "$RUN/artefact.tar" "$RUN/artefact")
+	run guests "$TOP/tests/host/test.sh" shards "$RUN" "$art"
 	elapsed
-	exec "$TOP/tests/host/test.sh" verdict "$RUN"
+	exec "$TOP/tests/host/test.sh" merge "$RUN" "$art" "$RUN"/shards/*/
+}
+
+# pack [OUT]: build and lint what "test" boots (the same N900_* knobs), and
+# pack it into OUT (default build/artefact.tar; a directory unless OUT ends
+# in .tar) for "test" with N900_ARTEFACT on other machines
+cmd_pack() {
+	local out=${1:-$BUILD/artefact.tar}
+	new_run pack
+	build_tests "$RUN"
+	run pack "$TOP/tests/host/test.sh" pack "$RUN" "$(realpath -m "$out")"
+	elapsed
+	say "artefact: $out; run a shard from it with N900_ARTEFACT=$out N900_TEST_SHARDS=S N900_BOOT_PATHS=P ./build.sh test"
+}
+
+# merge ARTEFACT DIR...: the one verdict of shard runs (their run
+# directories, build/runs/test-* of "test" with N900_ARTEFACT)
+cmd_merge() {
+	local art
+	[ $# -ge 2 ] || die "usage: ./build.sh merge ARTEFACT SHARD_RUN_DIR..."
+	new_run merge
+	art=$("$TOP/tests/host/test.sh" unpack "$1" "$RUN/artefact")
+	shift
+	exec "$TOP/tests/host/test.sh" merge "$RUN" "$art" "$@"
 }
 
 # ./build.sh bench: the same stress topologies on vanilla 6.12 (no
@@ -188,7 +236,19 @@ usage() {
 		  test        build the debug kernel (KASAN, lockdep, kmemleak, UBSAN)
 		              and run the test suites: every shard of tests/data/shards
 		              on the direct boot, and the "boot" shard on each FIT
-		              configuration through U-Boot; ends with "N passed, N failed"
+		              configuration through U-Boot; ends with "N passed, N failed".
+		              It packs an artefact, runs each shard job from it in a
+		              directory of its own, and merges their verdicts. With
+		              N900_ARTEFACT: only the shard jobs of N900_TEST_SHARDS and
+		              N900_BOOT_PATHS, from that artefact, building nothing
+		  pack [OUT]  build and lint what "test" boots, and pack it (kernel,
+		              initramfs, FIT, trees, expected values, KTAP parser, lint
+		              results, plan) into OUT (default build/artefact.tar; a
+		              directory unless OUT ends in .tar)
+		  merge ART DIR...  the one verdict ("N passed, N failed", JUnit, exit
+		              status) of shard runs: DIR are their run directories,
+		              ART the artefact they ran from; a planned guest that no
+		              DIR ran fails
 		  shell       boot the guest with the drivers loaded and give a shell
 		  docs        run the demo and refresh the pictures in docs/
 		  bench [W]   benchmarks into BENCHMARKS.md and docs/bench-scaling.png:
@@ -221,6 +281,9 @@ usage() {
 		  N900_TEST_SHARDS    the shards "test" boots on the direct path (default:
 		                      every shard of tests/data/shards but "boot"), e.g.
 		                      "faults" for the fault tests only
+		  N900_ARTEFACT       "test" runs from this artefact (./build.sh pack) and
+		                      builds nothing
+		  N900_RUN_DIR        the run directory (default build/runs/COMMAND-TIME)
 		  N900_SUITES         only these suites, e.g. "frames,power" (names of
 		                      tests/data/shards, .sh optional): "test" boots only
 		                      the shards that hold them
@@ -260,6 +323,8 @@ main() {
 	demo) cmd_demo ;;
 	docs) cmd_docs ;;
 	test) cmd_test ;;
+	pack) cmd_pack "$@" ;;
+	merge) cmd_merge "$@" ;;
 	bench) cmd_bench "${1:-all}" ;;
 	shell) cmd_shell ;;
 	clean) cmd_clean "$@" ;;

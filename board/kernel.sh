@@ -5,7 +5,7 @@
 # FLAVOUR.config). Both are cached in ~/.cache/n900-isp, keyed on their
 # content: the source on the package version and the patches' diffs, the
 # build on that, the compiler and the config fragments.
-# Writes KSRC, KOUT and KVER to build/FLAVOUR/state.
+# Writes KSRC, KOUT, ZIMAGE and KVER to build/FLAVOUR/state.
 # shellcheck source=board/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -120,4 +120,5 @@ kernel_source
 kernel_build "$flavour"
 state_set "$flavour" KSRC "$KSRC"
 state_set "$flavour" KOUT "$KOUT"
+state_set "$flavour" ZIMAGE "$KOUT/arch/arm/boot/zImage"
 state_set "$flavour" KVER "$(cat "$KOUT/include/config/kernel.release")"

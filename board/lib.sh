@@ -8,7 +8,10 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=$TOP/build
+# N900_BUILD_DIR: where the steps find what was built (default build/). A
+# test shard run from an artefact (./build.sh test with N900_ARTEFACT) sets
+# it to the unpacked artefact, which nothing else of a build accompanies.
+BUILD=${N900_BUILD_DIR:-$TOP/build}
 CACHE=${N900_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/n900-isp}
 LOGS=$BUILD/logs
 # shellcheck disable=SC2034 # the steps' make -j
@@ -82,9 +85,20 @@ HOST_PACKAGES=(
 	gcc-aarch64-linux-gnu
 )
 
+# What a machine that only runs test shards from an artefact needs: QEMU,
+# U-Boot, the tools of the verdict and of the pictures.
+# shellcheck disable=SC2034 # used by build.sh
+HOST_RUNTIME_PACKAGES=(
+	qemu-system-arm u-boot-qemu device-tree-compiler python3 perl coreutils
+	gzip tar imagemagick gnuplot-nox graphviz libxml2-utils
+)
+
+# ensure_packages [PACKAGE...]: install the missing Debian packages of the
+# host (default: HOST_PACKAGES)
 ensure_packages() {
 	local missing=() p
-	for p in "${HOST_PACKAGES[@]}"; do
+	[ $# -gt 0 ] || set -- "${HOST_PACKAGES[@]}"
+	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
 			grep -q 'install ok installed' || missing+=("$p")
 	done
@@ -108,16 +122,18 @@ state_set() {
 }
 
 # state_get FLAVOUR KEY: the value of KEY in build/FLAVOUR/state; a missing
-# key names the command that writes it
+# key names the command that writes it. "@BUILD@" in a value is the build
+# directory: an artefact's state says where its files are that way, so
+# that it can be unpacked anywhere.
 state_get() {
 	local v
 	v=$(sed -n "s/^$2=//p" "$BUILD/$1/state" 2>/dev/null | tail -n 1)
-	[ -n "$v" ] || die "no $2 in build/$1/state: run ./build.sh $(state_writer "$2") first"
-	printf '%s\n' "$v"
+	[ -n "$v" ] || die "no $2 in ${BUILD#"$TOP"/}/$1/state: run ./build.sh $(state_writer "$2") first"
+	printf '%s\n' "${v//@BUILD@/$BUILD}"
 }
 state_writer() {
 	case $1 in
-	KSRC | KOUT | KVER) echo "kernel $FLAVOUR" ;;
+	KSRC | KOUT | KVER | ZIMAGE) echo "kernel $FLAVOUR" ;;
 	MODULES) echo modules ;;
 	*) echo rootfs ;;
 	esac

@@ -158,7 +158,7 @@ boot_guest() {
 	mkdir -p "$out"
 	case $path in
 	direct)
-		qemu_cmd=(run-direct "$(state_get "$flavour" KOUT)/arch/arm/boot/zImage"
+		qemu_cmd=(run-direct "$(state_get "$flavour" ZIMAGE)"
 			"$(state_get "$flavour" INITRD)" "$dtb" "$append")
 		;;
 	uboot)

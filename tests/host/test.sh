@@ -19,10 +19,33 @@
 #                        on every console with RUN/lint.ktap; its last line,
 #                        "N passed, N failed", and its exit status are the
 #                        run's
+#
+# Sharing one build between machines (CI runners):
+#
+#   test.sh pack RUN OUT        the artefact: what the guests of RUN/guests
+#                               need (kernel, initramfs, FIT, trees, their
+#                               expected topologies), the plan, the lint
+#                               results and the KTAP parser, into the
+#                               directory OUT, or the tarball OUT.tar
+#   test.sh shards RUN ART      every shard job of ART's plan (a boot path
+#                               and a shard: "direct-1", "uboot-boot"), each
+#                               as "./build.sh test" from the artefact ART in
+#                               a directory of its own, RUN/shards/JOB; the
+#                               jobs of different lanes side by side
+#   test.sh merge RUN ART DIR...  the one verdict of the shard run
+#                               directories DIR: each guest of ART's plan is
+#                               taken once, from the first DIR that ran it; a
+#                               guest that no DIR ran fails
+#
+# With N900_BUILD_DIR set to an unpacked artefact (./build.sh test with
+# N900_ARTEFACT), plan takes the artefact's plan, only its guests of
+# N900_TEST_SHARDS and N900_BOOT_PATHS.
 # shellcheck source=board/lib.sh
 . "$(dirname "$0")/../../board/lib.sh"
 
 SHARDS=$TOP/tests/data/shards
+# from an artefact, its own copy of the list
+[ ! -f "$BUILD/artefact" ] || SHARDS=$BUILD/shards
 # shard_names: the shards of tests/data/shards (SHARD[@TOPOLOGY] SUITE
 # [ARGS...]), in file order
 shard_names() { awk '!/^[[:space:]]*(#|$)/ { sub(/@.*/, "", $1); if (!seen[$1]++) print $1 }' "$SHARDS"; }
@@ -40,6 +63,10 @@ suites() {
 plan() {
 	local run=$1 s known shards=() paths=() stress=() want=() p topo n900=${N900_TOPOLOGY:-n900}
 	local args i=0 lane
+	if [ -f "$BUILD/artefact" ]; then
+		artefact_plan "$run"
+		return
+	fi
 	known=$(shard_names | tr '\n' ' ')
 	read -r -a shards <<<"${N900_TEST_SHARDS:-$(shard_names | grep -vx boot | tr '\n' ' ')}"
 	for s in "${shards[@]}"; do
@@ -78,9 +105,9 @@ plan() {
 		lane=0
 		for s in "${shards[@]}"; do
 			if [ "$s" = stress ]; then
-				# short guests, after the first shard's
+				# short guests, after the second shard's (the shorter one)
 				for topo in "${stress[@]}"; do
-					guest direct 0 "direct-$topo" "$topo" console stress || true
+					guest direct "$((lane > 1 ? 1 : 0))" "direct-$topo" "$topo" console stress || true
 				done
 			elif guest direct "$lane" "direct-$s" "$n900" auto "$s"; then
 				lane=$((lane + 1))
@@ -174,7 +201,7 @@ artefacts() {
 		9p) want='(virtio-9p)' ;;
 		*) want='(console)' ;;
 		esac
-		tr -d '\r' <"$run/$g.log" | grep '^N900-BOOT: mode' | grep -qF "$want" ||
+		tr -d '\r' <"$run/$g.log" 2>/dev/null | grep '^N900-BOOT: mode' | grep -qF "$want" ||
 			why="$why the guest did not hand its files over $want;"
 		if [ -z "$why" ]; then
 			echo "ok $n ${g}_artefacts_arrived"
@@ -240,7 +267,183 @@ verdict() {
 	exit "$rc"
 }
 
+# guest_shard LINE...: the shard of a line of RUN/guests (its n900.shard=)
+guest_shard() { sed -n 's/\(^\|.* \)n900\.shard=\([^ ]*\).*/\2/p'; }
+
+# artefact_plan RUN: RUN/guests from the artefact's plan, the guests of the
+# shards and boot paths asked for
+artefact_plan() {
+	local run=$1 shards paths p l name topo share pics args s known
+	[ -z "${N900_SUITES:-}" ] ||
+		die "N900_SUITES cannot narrow an artefact's guests: it is fixed when the artefact is packed"
+	known=$(guest_shard <"$BUILD/guests" | sort -u | tr '\n' ' ')
+	shards=" ${N900_TEST_SHARDS:-$known} " paths=" ${N900_BOOT_PATHS:-direct uboot} "
+	for s in $shards; do
+		[[ " $known " == *" $s "* ]] || die "N900_TEST_SHARDS: the artefact has no shard '$s' (it has: $known)"
+	done
+	: >"$run/guests"
+	while read -r p l name topo share pics args; do
+		s=$(guest_shard <<<"$args")
+		[[ $paths == *" $p "* && $shards == *" $s "* ]] || continue
+		echo "$p $l $name $topo $share $pics $args" >>"$run/guests"
+	done <"$BUILD/guests"
+	[ -s "$run/guests" ] ||
+		die "the artefact has no guest on boot paths${paths% } for shards${shards% }"
+	say "test guests (from the artefact ${BUILD#"$TOP"/}): $(awk '{ print $3 }' "$run/guests" | tr '\n' ' ')"
+}
+
+# pack RUN OUT: the artefact of RUN's plan into the directory OUT, or into
+# the tarball OUT when it ends in .tar. Paths in its debug/state are
+# "@BUILD@/...": it works wherever it is unpacked.
+pack() {
+	local run=$1 out=$2 dir topo tar=
+	case $out in *.tar) tar=$out dir=$run/artefact.pack ;; *) dir=$out ;; esac
+	step "packing the test artefact: ${out#"$TOP"/}"
+	rm -rf "$dir"
+	mkdir -p "$dir/debug" "$dir/dt" "$dir/ksrc/tools/testing"
+	cp "$run/guests" "$SHARDS" "$dir/"
+	cp "$run"/lint*.ktap "$dir/" 2>/dev/null || true
+	cp "$(state_get debug ZIMAGE)" "$dir/debug/zImage"
+	cp "$(state_get debug INITRD)" "$dir/debug/rootfs.cpio"
+	{
+		echo "ZIMAGE=@BUILD@/debug/zImage"
+		echo "INITRD=@BUILD@/debug/rootfs.cpio"
+		echo "INITRD_SIZE=$(state_get debug INITRD_SIZE)"
+		echo "KVER=$(state_get debug KVER)"
+		# the KTAP parser of the verdict (kunit.py parse)
+		echo "KSRC=@BUILD@/ksrc"
+	} >"$dir/debug/state"
+	if grep -q '^uboot ' "$run/guests"; then
+		cp -a "$(dirname "$(state_get debug FIT)")" "$dir/debug/fit"
+		rm -f "$dir/debug/fit"/*.txt
+		echo "FIT=@BUILD@/debug/fit/$(basename "$(state_get debug FIT)")" >>"$dir/debug/state"
+	fi
+	awk '{ print $4 }' "$run/guests" | sort -u | while read -r topo; do
+		cp "$BUILD/dt/$topo.dtb" "$BUILD/dt/$topo.cmdline" "$dir/dt/"
+		[ ! -f "$BUILD/dt/$topo.expected" ] || cp "$BUILD/dt/$topo.expected" "$dir/dt/"
+	done
+	(cd "$(state_get debug KSRC)/tools/testing" &&
+		tar -cf - --exclude=test_data --exclude=__pycache__ kunit) | tar -xf - -C "$dir/ksrc/tools/testing"
+	[ ! -f "$BUILD/guest-packages" ] || cp "$BUILD/guest-packages" "$dir/"
+	{
+		echo "n900-isp test artefact"
+		echo "commit $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown)"
+		echo "packed $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "guests $(awk '{ printf "%s ", $3 }' "$run/guests")"
+		echo "shards $(guest_shard <"$run/guests" | sort -u | tr '\n' ' ')"
+	} >"$dir/artefact"
+	if [ -n "$tar" ]; then
+		# --sparse: the U-Boot environment flash images are 64 MiB of holes
+		tar --sparse -cf "$tar" -C "$dir" .
+		rm -rf "$dir"
+	fi
+	done_step "$(du -sh "${tar:-$dir}" | cut -f1)"
+}
+
+# unpack ART DIR: DIR is ART, a directory, or ART, a tarball, unpacked into
+# the empty DIR; dies unless it is an artefact
+unpack() {
+	if [ -d "$1" ]; then
+		[ -f "$1/artefact" ] || die "$1 is not a test artefact (no $1/artefact; see ./build.sh pack)"
+		cd "$1" && pwd
+		return
+	fi
+	[ -f "$1" ] || die "no artefact $1 (a directory or a .tar from ./build.sh pack)"
+	rm -rf "$2"
+	mkdir -p "$2"
+	tar -xf "$1" -C "$2" || die "cannot unpack $1"
+	[ -f "$2/artefact" ] || die "$1 is not a test artefact (no ./artefact in it; see ./build.sh pack)"
+	cd "$2" && pwd
+}
+
+# jobs GUESTS: "PATH SHARD LANE" of each shard job, in plan order (the lane
+# of its first guest)
+jobs() {
+	local p l name topo share pics args
+	while read -r p l name topo share pics args; do
+		echo "$p $(guest_shard <<<"$args") $l"
+	done <"$1" | awk '!seen[$1 " " $2]++'
+}
+
+# job RUN ART PATH SHARD: one shard job, ./build.sh test from the artefact,
+# in RUN/shards/PATH-SHARD with a build and cache directory of its own
+# (nothing of this build but the artefact). Its progress lines go to the
+# terminal, prefixed with its name; all of it to RUN/shards/PATH-SHARD.log.
+job() {
+	local run=$1 art=$2 name=$3-$4
+	mkdir -p "$run/shards/$name-cache"
+	env -u N900_SUITES N900_ARTEFACT="$art" N900_RUN_DIR="$run/shards/$name" \
+		N900_CACHE_DIR="$run/shards/$name-cache" N900_TEST_SHARDS="$4" N900_BOOT_PATHS="$3" \
+		"$TOP/build.sh" test 2>&1 | tee "$run/shards/$name.log" |
+		{ grep --line-buffered -E '^\[build\] (    [0-9]+ s:|    .*the guests took|error)' || true; } |
+		sed -u "s/^\[build\] /[build] $name: /"
+}
+
+# shards RUN ART: every shard job of the artefact ART, the lanes of a boot
+# path side by side, one path after the other
+shards() {
+	local run=$1 art=$2 p s l t0 pids lanes
+	mkdir -p "$run/shards"
+	: >"$run/phase-seconds"
+	for p in $(awk '{ print $1 }' "$art/guests" | uniq); do
+		t0=$SECONDS pids=()
+		mapfile -t lanes < <(jobs "$art/guests" | awk -v p="$p" '$1 == p { print $3 }' | sort -u)
+		say "==> $p boot: shard jobs $(jobs "$art/guests" | awk -v p="$p" '$1 == p { printf "%s-%s ", $1, $2 }')from ${art#"$TOP"/}"
+		for l in "${lanes[@]}"; do
+			(jobs "$art/guests" | awk -v p="$p" -v l="$l" '$1 == p && $3 == l { print $2 }' |
+				while read -r s; do job "$run" "$art" "$p" "$s"; done) &
+			pids+=($!)
+		done
+		wait "${pids[@]}" || true
+		echo "$p $((SECONDS - t0))" >>"$run/phase-seconds"
+		say "    $p boot: the shard jobs took $((SECONDS - t0)) s"
+	done
+}
+
+# merge RUN ART DIR...: RUN gets each guest of ART's plan from the first
+# shard run directory DIR that has its console (RUN/NAME.log and RUN/NAME/
+# link there), the artefact's lint results, and the verdict
+merge() {
+	local run=$1 art=$2 p l g topo share pics args d from n
+	shift 2
+	[ -f "$art/guests" ] || die "merge: $art is not an unpacked test artefact (no guests)"
+	mkdir -p "$run"
+	[ "$(cd "$art" && pwd)/guests" = "$(cd "$run" && pwd)/guests" ] || cp "$art/guests" "$run/guests"
+	for f in "$art"/lint*.ktap; do
+		[ ! -f "$f" ] || [ -f "$run/$(basename "$f")" ] || cp "$f" "$run/"
+	done
+	while read -r p l g topo share pics args; do
+		from='' n=0
+		for d in "$@"; do
+			[ -f "$d/$g.log" ] || continue
+			n=$((n + 1))
+			[ -n "$from" ] || from=$(cd "$d" && pwd)
+		done
+		if [ -z "$from" ]; then
+			say "merge: no shard directory ran $g (shard $(guest_shard <<<"$args"), $p boot): it fails"
+			continue
+		fi
+		[ "$n" -eq 1 ] || say "merge: $g is in $n shard directories; counted once, from ${from#"$TOP"/}"
+		[ "$from" = "$(cd "$run" && pwd)" ] && continue
+		ln -sfn "$from/$g.log" "$run/$g.log"
+		ln -sfn "$from/$g" "$run/$g"
+	done <"$run/guests"
+	# the boot paths' wall time: the orchestrator's, or the longest job's
+	if [ ! -s "$run/phase-seconds" ]; then
+		for d in "$@"; do cat "$d/phase-seconds" 2>/dev/null || true; done |
+			awk '$2 > m[$1] { m[$1] = $2 } END { for (p in m) print p, m[p] }' >"$run/phase-seconds"
+	fi
+	verdict "$run"
+}
+
 case ${1:-} in
 plan | boot | verdict) [ $# -eq 2 ] || die "usage: tests/host/test.sh $1 RUN"; "$1" "$2" ;;
-*) die "usage: tests/host/test.sh plan|boot|verdict RUN" ;;
+pack) [ $# -eq 3 ] || die "usage: tests/host/test.sh pack RUN OUT[.tar]"; pack "$2" "$3" ;;
+unpack) [ $# -eq 3 ] || die "usage: tests/host/test.sh unpack ARTEFACT DIR"; unpack "$2" "$3" ;;
+shards) [ $# -eq 3 ] || die "usage: tests/host/test.sh shards RUN ARTEFACT_DIR"; shards "$2" "$3" ;;
+merge)
+	[ $# -ge 3 ] || die "usage: tests/host/test.sh merge RUN ARTEFACT_DIR SHARD_RUN_DIR..."
+	merge "${@:2}"
+	;;
+*) die "usage: tests/host/test.sh plan|boot|verdict RUN, pack RUN OUT, unpack ART DIR, shards RUN ART, merge RUN ART DIR..." ;;
 esac
