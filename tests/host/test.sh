@@ -261,7 +261,9 @@ verdict() {
 	mapfile -t consoles < <(awk -v r="$run" '{ print r "/" $3 ".log" }' "$run/guests")
 	# the harness's last line, "N passed, N failed", is the last line of
 	# the run, and its exit status the run's
-	for f in "$run"/lint*.ktap "$run/artefacts.ktap"; do hosts+=(--host "$f"); done
+	for f in "$run"/lint*.ktap "$run/shards.ktap" "$run/artefacts.ktap"; do
+		[ ! -f "$f" ] || hosts+=(--host "$f")
+	done
 	"$TOP/tests/host/harness.sh" "${hosts[@]}" \
 		--ksrc "$(state_get debug KSRC)" --junit "$run/junit.xml" "${consoles[@]}" 2>&1 | tee "$run/summary.txt" || rc=$?
 	exit "$rc"
@@ -366,14 +368,16 @@ jobs() {
 }
 
 # job RUN ART PATH SHARD: one shard job, ./build.sh test from the artefact,
-# in RUN/shards/PATH-SHARD with a build and cache directory of its own
-# (nothing of this build but the artefact). Its progress lines go to the
-# terminal, prefixed with its name; all of it to RUN/shards/PATH-SHARD.log.
+# in RUN/shards/PATH-SHARD with an empty build and cache directory of its
+# own (RUN/shards/PATH-SHARD-build, -cache: nothing of this build but the
+# artefact). Its progress lines go to the terminal, prefixed with its name;
+# all of it to RUN/shards/PATH-SHARD.log.
 job() {
 	local run=$1 art=$2 name=$3-$4
-	mkdir -p "$run/shards/$name-cache"
+	mkdir -p "$run/shards/$name-cache" "$run/shards/$name-build"
 	env -u N900_SUITES N900_ARTEFACT="$art" N900_RUN_DIR="$run/shards/$name" \
-		N900_CACHE_DIR="$run/shards/$name-cache" N900_TEST_SHARDS="$4" N900_BOOT_PATHS="$3" \
+		N900_BUILD_DIR="$run/shards/$name-build" N900_CACHE_DIR="$run/shards/$name-cache" \
+		N900_TEST_SHARDS="$4" N900_BOOT_PATHS="$3" \
 		"$TOP/build.sh" test 2>&1 | tee "$run/shards/$name.log" |
 		{ grep --line-buffered -E '^\[build\] (    [0-9]+ s:|    .*the guests took|error)' || true; } |
 		sed -u "s/^\[build\] /[build] $name: /"
@@ -398,6 +402,31 @@ shards() {
 		echo "$p $((SECONDS - t0))" >>"$run/phase-seconds"
 		say "    $p boot: the shard jobs took $((SECONDS - t0)) s"
 	done
+	isolation "$run" "$art" >"$run/shards.ktap"
+}
+
+# isolation RUN ART: a host KTAP document: each shard job ran from the
+# artefact alone. Its plan came from the artefact, and its build and cache
+# directories hold nothing but what the job wrote itself (its logs).
+isolation() {
+	local run=$1 art=$2 p s n=0 why extra
+	echo "KTAP version 1"
+	echo "1..$(jobs "$art/guests" | wc -l)"
+	while read -r p s _; do
+		n=$((n + 1)) why=
+		grep -qF "test guests (from the artefact ${art#"$TOP"/})" "$run/shards/$p-$s.log" 2>/dev/null ||
+			why="$why its plan did not come from the artefact;"
+		extra=$(cd "$run/shards" && find "$p-$s-build" "$p-$s-cache" -type f \
+			! -path "$p-$s-build/logs/*" 2>/dev/null | head -n 3 | tr '\n' ' ')
+		[ -z "$extra" ] || why="$why its build or cache directory has $extra;"
+		[ -d "$run/shards/$p-$s-build" ] || why="$why no build directory of its own;"
+		if [ -z "$why" ]; then
+			echo "ok $n ${p}-${s}_ran_from_the_artefact_alone"
+		else
+			echo "# $p-$s:$why"
+			echo "not ok $n ${p}-${s}_ran_from_the_artefact_alone"
+		fi
+	done < <(jobs "$art/guests")
 }
 
 # merge RUN ART DIR...: RUN gets each guest of ART's plan from the first
@@ -441,6 +470,8 @@ plan | boot | verdict) [ $# -eq 2 ] || die "usage: tests/host/test.sh $1 RUN"; "
 pack) [ $# -eq 3 ] || die "usage: tests/host/test.sh pack RUN OUT[.tar]"; pack "$2" "$3" ;;
 unpack) [ $# -eq 3 ] || die "usage: tests/host/test.sh unpack ARTEFACT DIR"; unpack "$2" "$3" ;;
 shards) [ $# -eq 3 ] || die "usage: tests/host/test.sh shards RUN ARTEFACT_DIR"; shards "$2" "$3" ;;
+shard-names) shard_names ;;
+isolation) [ $# -eq 3 ] || die "usage: tests/host/test.sh isolation RUN ARTEFACT_DIR"; isolation "$2" "$3" ;;
 merge)
 	[ $# -ge 3 ] || die "usage: tests/host/test.sh merge RUN ARTEFACT_DIR SHARD_RUN_DIR..."
 	merge "${@:2}"

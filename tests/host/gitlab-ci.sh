@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# tests/host/gitlab-ci.sh: KTAP on .gitlab-ci.yml, the GitLab pipeline of
+# the sharded suite: the YAML parses (python3-yaml), the test job's
+# parallel:matrix names exactly the shards of tests/data/shards, each on
+# its boot path ("boot" through U-Boot, every other shard direct), and
+# every "./build.sh COMMAND" its jobs run is a command "./build.sh help"
+# lists. An argument checks another file instead (to see a check fail).
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+ci=${1:-$TOP/.gitlab-ci.yml}
+n=0
+ok() {
+	n=$((n + 1))
+	if [ -z "$2" ]; then
+		echo "ok $n $1"
+	else
+		printf '%s\n' "$2" | sed 's/^/# /'
+		echo "not ok $n $1"
+	fi
+}
+
+# the jobs' matrix ("matrix PATH SHARD") and commands ("command JOB LINE")
+facts=$(/usr/bin/python3 - "$ci" 2>&1 <<'PY'
+import sys, yaml
+doc = yaml.safe_load(open(sys.argv[1]))
+for name, job in doc.items():
+    if not isinstance(job, dict):
+        continue
+    for entry in (job.get("parallel") or {}).get("matrix", []) if isinstance(job.get("parallel"), dict) else []:
+        paths = entry.get("N900_BOOT_PATHS", [])
+        shards = entry.get("N900_TEST_SHARDS", [])
+        for p in paths if isinstance(paths, list) else [paths]:
+            for s in shards if isinstance(shards, list) else [shards]:
+                print("matrix", p, s)
+    for key in ("before_script", "script", "after_script"):
+        for line in job.get(key, []) or []:
+            print("command", name, line)
+PY
+) || true
+echo "KTAP version 1"
+echo "1..4"
+if ! grep -q '^matrix ' <<<"$facts"; then
+	ok gitlab_ci_yaml_parses "$(tail -n 3 <<<"$facts")"
+	for t in matrix_is_the_shard_list matrix_boot_paths commands_exist; do
+		echo "not ok $((n += 1)) gitlab_ci_$t # no matrix read from $ci"
+	done
+	exit 0
+fi
+ok gitlab_ci_yaml_parses ""
+
+want=$("$TOP/tests/host/test.sh" shard-names | sort)
+got=$(awk '$1 == "matrix" { print $3 }' <<<"$facts" | sort)
+ok gitlab_ci_matrix_is_the_shard_list "$([ "$want" = "$got" ] ||
+	diff <(echo "$want") <(echo "$got") | sed -e 's/^</tests\/data\/shards only:/' -e 's/^>/.gitlab-ci.yml only:/' | grep -v '^[0-9]')"
+
+ok gitlab_ci_matrix_boot_paths "$(awk '$1 == "matrix" {
+	want = ($3 == "boot") ? "uboot" : "direct"
+	if ($2 != want) printf "shard %s runs on %s; its boot path is %s\n", $3, $2, want }' <<<"$facts")"
+
+help=$("$TOP/build.sh" help)
+bad=$(grep '^command ' <<<"$facts" | grep -o '\./build\.sh [a-z-]*' | sort -u | while read -r _ c; do
+	grep -qE "^  $c( |$)" <<<"$help" || echo "./build.sh $c is not in ./build.sh help"
+done)
+ok gitlab_ci_commands_exist "$bad"
