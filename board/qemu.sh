@@ -156,6 +156,9 @@ boot_guest() {
 	[ -n "$how" ] || how=$(cat "$run/share-mode" 2>/dev/null || share_mode)
 	append="n900.mode=$mode $(cat "$BUILD/dt/$topo.cmdline") $append ${N900_KERNEL_ARGS:-}"
 	mkdir -p "$out"
+	# the exact version of every guest package (rootfs/packages.sh)
+	cp "$BUILD/$flavour/guest-packages" "$run/guest-packages" 2>/dev/null ||
+		say "warning: no ${BUILD#"$TOP"/}/$flavour/guest-packages (run ./build.sh rootfs)" >&2
 	case $path in
 	direct)
 		qemu_cmd=(run-direct "$(state_get "$flavour" ZIMAGE)"

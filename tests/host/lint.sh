@@ -8,8 +8,9 @@
 # "./build.sh help" lists every command, the scaling plot still draws, and
 # the harness's own self-test (tests/host/harness-selftest.sh), the
 # userspace headers' layout (tests/host/uapi-layout.sh), the merge of shard
-# runs (tests/host/merge-selftest.sh) and the GitLab pipeline
-# (tests/host/gitlab-ci.sh), each its own KTAP document beside OUT
+# runs (tests/host/merge-selftest.sh), the GitLab pipeline
+# (tests/host/gitlab-ci.sh) and the guest packages' version policy
+# (tests/host/guest-packages.sh), each its own KTAP document beside OUT
 # (lint-NAME.ktap). Needs the debug kernel (build/debug/state). Prints the
 # problems; exit status 1 if there is one (0 with --results-only: the
 # problems are results of ./build.sh test).
@@ -124,6 +125,7 @@ kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
 	# GitLab pipeline against the shard list and ./build.sh help
 	subtest merge_selftest "$TOP/tests/host/merge-selftest.sh"
 	subtest gitlab_ci "$TOP/tests/host/gitlab-ci.sh"
+	subtest guest_packages "$TOP/tests/host/guest-packages.sh"
 } >"$out"
 done_step "$N problem(s): ${out#"$TOP"/}"
 [ "$N" -eq 0 ] && exit 0

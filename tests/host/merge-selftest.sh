@@ -39,6 +39,7 @@ uboot 0 uboot-n900 n900 auto 0 n900.shard=boot kasan_multi_shot
 EOF
 printf 'KTAP version 1\n1..1\nok 1 lint_recorded\n' >"$art/lint.ktap"
 echo "KSRC=@BUILD@/ksrc" >"$art/debug/state"
+printf 'busybox-static 1:1.37.0-6 armhf\nv4l-utils 1.30.1-1 armhf\n' >"$art/debug/guest-packages"
 echo "n900-isp test artefact (merge-selftest)" >"$art/artefact"
 
 # shard DIR GUEST CONSOLE: a recorded shard run directory that ran GUEST,
@@ -60,16 +61,19 @@ shard s2-fail direct-2 "$CONSOLES/not-ok.log"
 shard s2 direct-2 "$CONSOLES/pass.log"
 shard s3 uboot-n900 "$CONSOLES/pass.log"
 
-# expect NAME RUN RC: the harness on those consoles, and host files, with
-# the artefact checks the merge must write (ok for the guests given, not
-# ok for the missing); prints its last line
+# expect RUN MISSING CONSOLE...: the harness on those consoles, and host
+# files, with the artefact checks the merge must write (the guest package
+# versions, recorded in the artefact; ok for the guests given, not ok for
+# the MISSING); prints its last line
 expect() {
 	local run=$1 missing=$2 g i=0 consoles=()
 	shift 2
 	mkdir -p "$run"
 	{
 		echo "KTAP version 1"
-		echo "1..3"
+		echo "1..4"
+		echo "ok 1 guest_package_versions_recorded"
+		i=1
 		for g in direct-1 direct-2 uboot-n900; do
 			i=$((i + 1))
 			if [ "$g" = "$missing" ]; then echo "not ok $i ${g}_artefacts_arrived"; else echo "ok $i ${g}_artefacts_arrived"; fi

@@ -186,7 +186,17 @@ boot() {
 artefacts() {
 	local run=$1 n=0 d want why ok png p l g topo share pics args
 	echo "KTAP version 1"
-	echo "1..$(awk '{ n += 1 + $6 } END { print n }' "$run/guests")"
+	echo "1..$(awk '{ n += 1 + $6 } END { print n + 1 }' "$run/guests")"
+	# the exact version of every guest package (rootfs/packages.sh
+	# manifest), recorded in the run directory
+	n=1
+	if awk 'NF != 3 { bad = 1 } END { exit bad || NR == 0 }' "$run/guest-packages" 2>/dev/null &&
+		grep -q '^v4l-utils ' "$run/guest-packages" && grep -q '^busybox-static ' "$run/guest-packages"; then
+		echo "ok $n guest_package_versions_recorded"
+	else
+		echo "# no $run/guest-packages with a PACKAGE VERSION ARCH line for each guest package"
+		echo "not ok $n guest_package_versions_recorded"
+	fi
 	while read -r p l g topo share pics args; do
 		d=$run/$g
 		n=$((n + 1))
@@ -326,7 +336,7 @@ pack() {
 	done
 	(cd "$(state_get debug KSRC)/tools/testing" &&
 		tar -cf - --exclude=test_data --exclude=__pycache__ kunit) | tar -xf - -C "$dir/ksrc/tools/testing"
-	[ ! -f "$BUILD/guest-packages" ] || cp "$BUILD/guest-packages" "$dir/"
+	cp "$BUILD/debug/guest-packages" "$dir/debug/"
 	{
 		echo "n900-isp test artefact"
 		echo "commit $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown)"
@@ -438,6 +448,7 @@ merge() {
 	[ -f "$art/guests" ] || die "merge: $art is not an unpacked test artefact (no guests)"
 	mkdir -p "$run"
 	[ "$(cd "$art" && pwd)/guests" = "$(cd "$run" && pwd)/guests" ] || cp "$art/guests" "$run/guests"
+	[ -f "$run/guest-packages" ] || cp "$art/debug/guest-packages" "$run/" 2>/dev/null || true
 	for f in "$art"/lint*.ktap; do
 		[ ! -f "$f" ] || [ -f "$run/$(basename "$f")" ] || cp "$f" "$run/"
 	done
