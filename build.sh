@@ -122,6 +122,9 @@ cmd_test() {
 	build_tests "$RUN"
 	run pack "$TOP/tests/host/test.sh" pack "$RUN" "$RUN/artefact.tar"
 	art=$("$TOP/tests/host/test.sh" unpack "$RUN/artefact.tar" "$RUN/artefact")
+	# the unpacked copy is the one the jobs use (./build.sh pack makes a
+	# tarball to keep)
+	rm -f "$RUN/artefact.tar"
 	run guests "$TOP/tests/host/test.sh" shards "$RUN" "$art"
 	elapsed
 	exec "$TOP/tests/host/test.sh" merge "$RUN" "$art" "$RUN"/shards/*/
