@@ -105,13 +105,16 @@ build_tests() {
 # own), merge. With N900_ARTEFACT: only the shards of N900_TEST_SHARDS and
 # N900_BOOT_PATHS, from that artefact, building nothing.
 cmd_test() {
-	local art
+	local art here
 	# one vCPU per guest: guests run side by side (tests/host/test.sh)
 	export QEMU_SMP=1
 	if [ -n "${N900_ARTEFACT:-}" ]; then
 		new_run test
 		art=$("$TOP/tests/host/test.sh" unpack "$N900_ARTEFACT" "$RUN/artefact")
 		ensure_packages "${HOST_RUNTIME_PACKAGES[@]}"
+		here=$(git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown)
+		grep -qx "commit $here" "$art/artefact" ||
+			say "warning: the artefact was packed from $(sed -n 's/^commit //p' "$art/artefact"), this tree is $here: its scripts run the artefact's guests"
 		export N900_BUILD_DIR=$art
 		run plan "$TOP/tests/host/test.sh" plan "$RUN"
 		run guests "$TOP/tests/host/test.sh" boot "$RUN"
