@@ -79,7 +79,7 @@ HOST_PACKAGES=(
 	make gcc bc flex bison libssl-dev libelf-dev cpio xz-utils kmod
 	rsync dpkg-dev apt graphviz gnuplot-nox sparse coreutils gzip
 	python3-ply imagemagick shellcheck u-boot-qemu libxml2-utils
-	gcc-aarch64-linux-gnu
+	gcc-aarch64-linux-gnu dt-schema
 )
 
 ensure_packages() {

@@ -6,9 +6,11 @@
 # from drivers/build.sh debug), a W=1 + sparse rebuild of the media
 # controller core the patches touch, shellcheck on every shell script,
 # "./build.sh help" lists every command, the scaling plot still draws, and
-# the harness's own self-test (tests/host/harness-selftest.sh) and the
-# userspace headers' layout (tests/host/uapi-layout.sh), each its own KTAP
-# document beside OUT (lint-NAME.ktap). Needs the debug kernel (build/debug/state). Prints the
+# the harness's own self-test (tests/host/harness-selftest.sh), the
+# userspace headers' layout (tests/host/uapi-layout.sh) and the device tree
+# bindings checked by dt-schema (tests/host/dt-schema.sh: the schemas, their
+# examples, the N900 and stress trees, the malformed overlays), each its
+# own KTAP document beside OUT (lint-NAME.ktap). Needs the debug kernel (build/debug/state). Prints the
 # problems; exit status 1 if there is one (0 with --results-only: the
 # problems are results of ./build.sh test).
 # shellcheck source=board/lib.sh
@@ -74,7 +76,7 @@ subtest() {
 mapfile -t files < <(find "$TOP/drivers" -name '*.[ch]' | sort)
 patches=("$TOP"/patches/*.patch)
 n=$((${#files[@]} + ${#patches[@]} + 6))
-step "lint: checkpatch, kernel-doc and sparse on drivers/ and patches/, shellcheck, help, harness self-test"
+step "lint: checkpatch, kernel-doc and sparse on drivers/ and patches/, shellcheck, help, harness self-test, dt-schema (strict on our nodes, not on QEMU's)"
 # C=2: sparse on every file of the directory, rebuilt or not
 kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
 	echo "error: the W=1 C=2 build of drivers/media/mc failed" >>"$LOGS/mc-w1-sparse.log"
@@ -118,6 +120,8 @@ kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
 	# and the userspace headers' layout on armhf, arm64 and the host
 	subtest harness_selftest "$TOP/tests/host/harness-selftest.sh" "$KSRC"
 	subtest uapi_layout "$TOP/tests/host/uapi-layout.sh"
+	# the bindings (dts/bindings/*.yaml) and our trees, by dt-schema
+	subtest dt_schema "$TOP/tests/host/dt-schema.sh"
 } >"$out"
 done_step "$N problem(s): ${out#"$TOP"/}"
 [ "$N" -eq 0 ] && exit 0
