@@ -160,8 +160,19 @@ if [ -n "$mutate" ]; then
 	# each mutation alone: the case it serves must no longer be rejected
 	topos=(n900)
 	build_trees
+	# every "rejects" case has its mutation
+	for src in "$MALFORMED"/*.dtso; do
+		case=$(basename "$src" .dtso)
+		[[ $(schema_line "$src") == "rejects "* ]] || continue
+		printf '%s\n' "${MUTATIONS[@]}" | grep -q "^$case|" ||
+			result 0 "mutate.$case" "no mutation for this \"rejects\" case: add one to MUTATIONS"
+	done
 	for m in "${MUTATIONS[@]}"; do
 		IFS='|' read -r case file expr <<<"$m"
+		if [ ! -f "$MALFORMED/$case.dtso" ]; then
+			result 0 "mutate.$case" "no tests/data/dt-malformed/$case.dtso: update MUTATIONS"
+			continue
+		fi
 		rm -rf "$tmp/b" && cp -r "$BINDINGS" "$tmp/b"
 		sed -i -E "$expr" "$tmp/b/$file"
 		if cmp -s "$BINDINGS/$file" "$tmp/b/$file"; then
