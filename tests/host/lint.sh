@@ -7,8 +7,10 @@
 # controller core the patches touch, shellcheck on every shell script,
 # "./build.sh help" lists every command, the scaling plot still draws, and
 # the harness's own self-test (tests/host/harness-selftest.sh), the
-# userspace headers' layout (tests/host/uapi-layout.sh), the merge of shard
-# runs (tests/host/merge-selftest.sh), the GitLab pipeline
+# userspace headers' layout (tests/host/uapi-layout.sh), the device tree
+# bindings checked by dt-schema (tests/host/dt-schema.sh: the schemas, their
+# examples, the N900 and stress trees, the malformed overlays), the merge of
+# shard runs (tests/host/merge-selftest.sh), the GitLab pipeline
 # (tests/host/gitlab-ci.sh) and the guest packages' version policy
 # (tests/host/guest-packages.sh), each its own KTAP document beside OUT
 # (lint-NAME.ktap). Needs the debug kernel (build/debug/state). Prints the
@@ -77,7 +79,7 @@ subtest() {
 mapfile -t files < <(find "$TOP/drivers" -name '*.[ch]' | sort)
 patches=("$TOP"/patches/*.patch)
 n=$((${#files[@]} + ${#patches[@]} + 6))
-step "lint: checkpatch, kernel-doc and sparse on drivers/ and patches/, shellcheck, help, harness and merge self-tests, .gitlab-ci.yml"
+step "lint: checkpatch, kernel-doc and sparse on drivers/ and patches/, shellcheck, help, harness and merge self-tests, .gitlab-ci.yml, dt-schema (strict on our nodes, not on QEMU's)"
 # C=2: sparse on every file of the directory, rebuilt or not
 kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
 	echo "error: the W=1 C=2 build of drivers/media/mc failed" >>"$LOGS/mc-w1-sparse.log"
@@ -126,6 +128,8 @@ kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
 	subtest merge_selftest "$TOP/tests/host/merge-selftest.sh"
 	subtest gitlab_ci "$TOP/tests/host/gitlab-ci.sh"
 	subtest guest_packages "$TOP/tests/host/guest-packages.sh"
+	# the bindings (dts/bindings/*.yaml) and our trees, by dt-schema
+	subtest dt_schema "$TOP/tests/host/dt-schema.sh"
 } >"$out"
 done_step "$N problem(s): ${out#"$TOP"/}"
 [ "$N" -eq 0 ] && exit 0
