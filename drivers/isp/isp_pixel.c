@@ -37,6 +37,375 @@ static inline u32 pix_min(u32 a, u32 b)
 /* colour bars: white, yellow, cyan, green, magenta, red, blue, black */
 static const u8 bars_rgb[8] = { 7, 6, 3, 2, 5, 4, 1, 0 };
 
+/* -----------------------------------------------------------------------------
+ * Scene images and the physical sensor
+ */
+
+/* a little-endian 16-bit field of a file, whatever the CPU */
+static inline unsigned int le16_at(const u8 *p, unsigned int off)
+{
+	return p[off] | p[off + 1] << 8;
+}
+
+/**
+ * pix_image_parse() - check a scene file and describe it
+ * @data: the file (n900_scene.h), 2-byte aligned
+ * @size: its size in bytes
+ * @img: filled in when it is a valid scene
+ *
+ * The samples are read in place, as the CPU's 16-bit words: the guest (ARM)
+ * and the host model (x86) are both little-endian, as the file is.
+ *
+ * Return: NULL, or what is wrong with the file.
+ */
+const char *pix_image_parse(const void *data, size_t size,
+			    struct pix_image *img)
+{
+	const u8 *p = data;
+	unsigned int hs, w, h;
+
+	if (size < sizeof(struct n900_scene_header))
+		return "shorter than a scene header";
+	if ((u32)(le16_at(p, 0) | le16_at(p, 2) << 16) != N900_SCENE_MAGIC)
+		return "no N9SC magic: not a scene file";
+	if (le16_at(p, 4) != N900_SCENE_VERSION)
+		return "a scene file of another version than 1";
+	hs = le16_at(p, 6);
+	w = le16_at(p, 8);
+	h = le16_at(p, 10);
+	if (hs < sizeof(struct n900_scene_header) || (hs & 1))
+		return "a header size below 32 bytes, or odd";
+	if (w < 2 || h < 2 || w > N900_SCENE_MAX_SIZE || h > N900_SCENE_MAX_SIZE)
+		return "a size outside 2x2..4096x4096";
+	if (le16_at(p, 12) != N900_SCENE_BITS ||
+	    le16_at(p, 14) != N900_SCENE_CHANNELS)
+		return "not 3 channels of 16 bits";
+	if (size - hs != (size_t)w * h * N900_SCENE_CHANNELS * 2 || size < hs)
+		return "a file size that does not match its header";
+	img->width = w;
+	img->height = h;
+	img->focus = le16_at(p, 16);
+	img->grey_x = le16_at(p, 18);
+	img->grey_y = le16_at(p, 20);
+	img->grey_w = le16_at(p, 22);
+	img->grey_h = le16_at(p, 24);
+	if (img->focus > 1023)
+		return "an in-focus lens position past 1023";
+	if (img->grey_x + img->grey_w > w || img->grey_y + img->grey_h > h)
+		return "a neutral patch outside the picture";
+	img->samples = (const u16 *)(p + hs);
+	return NULL;
+}
+
+/**
+ * pix_image_blur_size() - the room a blurred copy of an image takes
+ * @img: the image
+ *
+ * Return: the size of &pix_scene.blurred for @img, in bytes.
+ */
+size_t pix_image_blur_size(const struct pix_image *img)
+{
+	return (size_t)img->width * img->height * N900_SCENE_CHANNELS *
+	       sizeof(u16);
+}
+
+/**
+ * pix_scene_set_image() - give a scene its picture
+ * @s: the scene
+ * @image: the picture, or NULL (the Image pattern then renders the
+ *	synthetic scene)
+ * @blurred: pix_image_blur_size() bytes for the blurred copy, or NULL
+ *	(the picture is then never blurred)
+ *
+ * Call it whenever the picture or @blurred changes: it forgets the blurred
+ * copy, which pix_scene_prepare() computes again.
+ */
+void pix_scene_set_image(struct pix_scene *s, const struct pix_image *image,
+			 u16 *blurred)
+{
+	s->image = image;
+	s->blurred = blurred;
+	s->blur_img = NULL;
+	s->blur_radius = 0;
+}
+
+/* murmur3's finaliser: a counter-based generator, no state between calls */
+static inline u32 pix_hash(u32 h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6b;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35;
+	h ^= h >> 16;
+	return h;
+}
+
+/*
+ * About normal: the sum of the four bytes of @h, centred; standard
+ * deviation sqrt(4 * (256^2 - 1) / 12) = 147.8, range +-510.
+ */
+static inline s32 pix_gauss(u32 h)
+{
+	return (s32)((h & 0xff) + ((h >> 8) & 0xff) + ((h >> 16) & 0xff) +
+		     (h >> 24)) - 510;
+}
+
+/* read noise, in electrons per unit of pix_gauss(), Q16 */
+#define PIX_READ_Q16	(PIX_READ_NOISE * 65536 * 10 / 1478)
+/* (65536 / 147.8)^2: sqrt(charge * this) is the shot noise's Q16 factor */
+#define PIX_SHOT_K	196612U
+
+static u32 pix_isqrt(u32 v)
+{
+	u32 r = 0, bit = 1U << 30;
+
+	while (bit > v)
+		bit >>= 2;
+	while (bit) {
+		if (v >= r + bit) {
+			v -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+/*
+ * R and B of a white surface relative to G, Q12, under a black body from
+ * 2000 K to 10000 K in steps of 500 K (Planck's law at 600, 540 and 460
+ * nm), normalised to 1.0 at 6500 K.
+ */
+#define PIX_KELVIN_STEPS	17
+
+static const u16 kelvin_r[PIX_KELVIN_STEPS] = {
+	10211, 7824, 6552, 5773, 5253, 4883, 4608, 4397, 4230,
+	4096, 3986, 3894, 3817, 3751, 3694, 3644, 3601,
+};
+
+static const u16 kelvin_b[PIX_KELVIN_STEPS] = {
+	831, 1321, 1799, 2242, 2644, 3004, 3326, 3613, 3868,
+	4096, 4300, 4482, 4646, 4794, 4927, 5048, 5158,
+};
+
+/* the illuminant's gain on channel @c (0 R, 1 G, 2 B), Q12 */
+static u32 kelvin_gain(unsigned int kelvin, unsigned int c)
+{
+	const u16 *t = c ? kelvin_b : kelvin_r;
+	unsigned int k, i, f;
+
+	if (c == 1)
+		return 4096;
+	k = kelvin < PIX_KELVIN_MIN ? PIX_KELVIN_MIN :
+	    kelvin > PIX_KELVIN_MAX ? PIX_KELVIN_MAX : kelvin;
+	k -= PIX_KELVIN_MIN;
+	i = k / 500;
+	f = k % 500;
+	if (i >= PIX_KELVIN_STEPS - 1)
+		return t[PIX_KELVIN_STEPS - 1];
+	return (t[i] * (500 - f) + t[i + 1] * f + 250) / 500;
+}
+
+static inline unsigned int clamp_index(int i, unsigned int n)
+{
+	return i < 0 ? 0 : i >= (int)n ? n - 1 : (unsigned int)i;
+}
+
+/*
+ * A box blur of radius @r scene pixels (edges repeated) of s->image into
+ * s->blurred: the columns, with running sums of whole rows, then each row
+ * from a copy of it in s->colsum.
+ */
+static void blur_image(struct pix_scene *s, unsigned int r)
+{
+	const struct pix_image *img = s->image;
+	unsigned int sw = img->width, sh = img->height, row = sw * 3;
+	u32 inv = 65536 / (2 * r + 1), *cs = s->colsum;
+	const u16 *src = img->samples;
+	u16 *dst = s->blurred;
+	unsigned int x, y, k, c;
+	int j;
+
+	for (k = 0; k < row; k++)
+		cs[k] = 0;
+	for (j = -(int)r; j <= (int)r; j++) {
+		const u16 *in = src + (size_t)clamp_index(j, sh) * row;
+
+		for (k = 0; k < row; k++)
+			cs[k] += in[k];
+	}
+	for (y = 0; y < sh; y++) {
+		const u16 *add = src + (size_t)clamp_index((int)(y + r + 1), sh) * row;
+		const u16 *sub = src + (size_t)clamp_index((int)y - (int)r, sh) * row;
+		u16 *out = dst + (size_t)y * row;
+
+		for (k = 0; k < row; k++) {
+			out[k] = ((u64)cs[k] * inv) >> 16;
+			cs[k] += add[k] - sub[k];
+		}
+	}
+
+	for (y = 0; y < sh; y++) {
+		u16 *line = dst + (size_t)y * row;
+
+		for (k = 0; k < row; k++)
+			cs[k] = line[k];
+		for (c = 0; c < 3; c++) {
+			u32 sum = 0;
+
+			for (j = -(int)r; j <= (int)r; j++)
+				sum += cs[3 * clamp_index(j, sw) + c];
+			for (x = 0; x < sw; x++) {
+				line[3 * x + c] = ((u64)sum * inv) >> 16;
+				sum += cs[3 * clamp_index((int)(x + r + 1), sw) + c];
+				sum -= cs[3 * clamp_index((int)x - (int)r, sw) + c];
+			}
+		}
+	}
+	s->blur_img = img;
+	s->blur_radius = r;
+}
+
+/* the Image pattern's per-frame tables */
+static void scene_prepare_image(struct pix_scene *s)
+{
+	const struct pix_image *img = s->image;
+	unsigned int w = s->width, sw = img->width, x, c, i, dist, r;
+	u32 step = ((u32)sw << 16) / w, t;
+
+	/* the blur, in frame pixels, then in the scene's */
+	dist = s->focus > img->focus ? s->focus - img->focus :
+				       img->focus - s->focus;
+	r = pix_min(dist / PIX_FOCUS_STEP, PIX_BLUR_MAX);
+	r = (r * sw + w / 2) / w;
+	if (!r || !s->blurred) {
+		s->src = img->samples;
+	} else {
+		if (s->blur_img != img || s->blur_radius != r)
+			blur_image(s, r);
+		s->src = s->blurred;
+	}
+
+	/* electrons of a full-scale sample: exposure, then the illuminant */
+	t = pix_min(s->exposure, 65535) * PIX_FULL_WELL /
+	    (s->exposure_ref ? s->exposure_ref : 1);
+	t = pix_min(t, 1U << 18);
+	for (c = 0; c < 3; c++)
+		s->emul[c] = pix_min((t * kelvin_gain(s->kelvin, c)) >> 12,
+				     65535);
+
+	/* bilinear: each pixel's centre on the scene's grid */
+	for (x = 0; x < w; x++) {
+		s32 pos = (s32)(x * step + step / 2) - 32768;
+		unsigned int ix, f;
+
+		if (pos < 0)
+			pos = 0;
+		ix = pos >> 16;
+		f = (pos >> 8) & 0xff;
+		if (ix >= sw - 1) {
+			ix = sw - 1;
+			f = 0;
+		}
+		s->sx[x] = ix;
+		s->sxn[x] = ix + 1 < sw ? ix + 1 : ix;
+		s->fx[x] = f;
+	}
+
+	/* the shot noise's standard deviation, sqrt(charge), once */
+	if (!s->shot[PIX_SHOT_TABLE - 1])
+		for (i = 0; i < PIX_SHOT_TABLE; i++)
+			s->shot[i] = pix_isqrt(((i << PIX_SHOT_STEP_SHIFT) + 2) *
+					       PIX_SHOT_K);
+}
+
+/* one channel of the scene at a pixel: bilinear from two scene rows */
+static inline u32 image_sample(const struct pix_scene *s, const u16 *r0,
+			       const u16 *r1, unsigned int fy, unsigned int x,
+			       unsigned int c)
+{
+	unsigned int f = s->fx[x];
+	u32 v = r0[3 * s->sx[x] + c], v1;
+
+	if (f)
+		v = (v * (256 - f) + r0[3 * s->sxn[x] + c] * f) >> 8;
+	if (!fy)
+		return v;
+	v1 = r1[3 * s->sx[x] + c];
+	if (f)
+		v1 = (v1 * (256 - f) + r1[3 * s->sxn[x] + c] * f) >> 8;
+	return (v * (256 - fy) + v1 * fy) >> 8;
+}
+
+/* a line of the Image pattern through the physical sensor */
+static void sensor_image_line(const struct pix_scene *s, unsigned int y,
+			      u16 *out)
+{
+	const struct pix_image *img = s->image;
+	unsigned int w = s->width, h = s->height, sh = img->height, x;
+	unsigned int row = img->width * 3, iy, fy;
+	u32 step = ((u32)sh << 16) / h, gmul = 16 + s->gain, key = 0;
+	s32 pos = (s32)(y * step + step / 2) - 32768;
+	s32 cy = h / 2, dy = (s32)y - cy;
+	u32 dy2 = (u32)(dy * dy) >> 4;
+	u32 r2max = ((u32)(w / 2) * (w / 2) + (u32)cy * cy) >> 4;
+	u32 vk = (SCENE_VIGNETTE << 16) / (r2max ? r2max : 1);
+	const u16 *r0, *r1;
+
+	if (pos < 0)
+		pos = 0;
+	iy = pos >> 16;
+	fy = (pos >> 8) & 0xff;
+	if (iy >= sh - 1) {
+		iy = sh - 1;
+		fy = 0;
+	}
+	r0 = s->src + (size_t)iy * row;
+	r1 = fy ? r0 + row : r0;
+	/* the generator's key: seed, frame, line, then column */
+	if (s->noise)
+		key = pix_hash(pix_hash(pix_hash(s->seed) + s->frame) + y);
+
+	for (x = 0; x < w; x++) {
+		unsigned int site = pix_site(x, y);
+		unsigned int c = site == PIX_R ? 0 : site == PIX_B ? 2 : 1;
+		u32 v = image_sample(s, r0, r1, fy, x, c), vig, hx = 0;
+		s32 e, dn;
+
+		vig = 256 - (((s->dx2[x] + dy2) * vk) >> 16);
+		e = (((v * s->emul[c]) >> 16) * vig) >> 8;
+		if (s->noise) {
+			u32 i = pix_min((u32)e >> PIX_SHOT_STEP_SHIFT,
+					PIX_SHOT_TABLE - 1);
+
+			hx = pix_hash(key + x * 0x9e3779b9U);
+			e += (pix_gauss(hx) * (s32)s->shot[i] + 32768) >> 16;
+			if (e < 0)
+				e = 0;
+		}
+		if (e > PIX_FULL_WELL)
+			e = PIX_FULL_WELL;
+		if (s->noise)
+			e += (pix_gauss(pix_hash(hx + 0x9e3779b9U)) *
+			      PIX_READ_Q16 + 32768) >> 16;
+		dn = PIX_PEDESTAL + ((e * (s32)gmul +
+				      (1 << (PIX_CONV_SHIFT - 1))) >>
+				     PIX_CONV_SHIFT);
+		out[x] = dn < 0 ? 0 : pix_min(dn, PIX_RAW_MAX);
+	}
+}
+
+/**
+ * pix_scene_prepare() - the per-frame tables of a scene, from its controls
+ * @s: the scene, its controls set
+ *
+ * Called once a frame, before the frame's pix_sensor_line() calls (which
+ * may then run on several CPUs at once: they only read @s). For an image,
+ * the blurred copy is computed again only when the image or the blur
+ * radius changed.
+ */
 void pix_scene_prepare(struct pix_scene *s)
 {
 	unsigned int w = s->width, x, b, dist;
@@ -63,6 +432,8 @@ void pix_scene_prepare(struct pix_scene *s)
 	 * sum over [x - b, x + b], with the inputs it still needs (from
 	 * x - b - 1 on) in a ring, since tex[] is overwritten behind x.
 	 */
+	if (s->pattern == PIX_PATTERN_IMAGE && s->image)
+		scene_prepare_image(s);
 	b = s->blur;
 	if (!b)
 		return;
@@ -111,6 +482,12 @@ void pix_sensor_line(const struct pix_scene *s, unsigned int y, u16 *out)
 			out[x] = pix_min((x * step + 0x8000) >> 16, PIX_RAW_MAX);
 		return;
 	}
+	case PIX_PATTERN_IMAGE:
+		if (s->image) {
+			sensor_image_line(s, y, out);
+			return;
+		}
+		break;
 	default:
 		break;
 	}

@@ -23,6 +23,7 @@
 #endif
 
 #include "n900_isp_stats.h"
+#include "n900_scene.h"
 
 #define PIX_MAX_WIDTH		4096
 #define PIX_RAW_MAX		1023
@@ -45,12 +46,67 @@ enum pix_pattern {
 	PIX_PATTERN_SCENE,
 	PIX_PATTERN_BARS,
 	PIX_PATTERN_GRADIENT,
+	PIX_PATTERN_IMAGE,
 };
 
 /* The lens position (ad5820, 0..1023) at which the scene is sharp */
 #define PIX_FOCUS_SHARP		512
 /* Lens steps per pixel of blur radius */
 #define PIX_FOCUS_STEP		32
+
+/*
+ * The physical sensor of the Image pattern (README: Frames). A scene
+ * sample s (0..65535, linear light) and the channel's illuminant gain give
+ * the pixel's mean charge, s / 65535 of the full well at the default
+ * exposure, linear in exposure, times the lens' vignetting; shot noise
+ * (variance = charge) is added and the charge clipped at the full well;
+ * read noise is added, then the analogue gain and the conversion to DN,
+ * then the black level (pedestal), and the 10-bit ADC clips. At 1x the full
+ * well reads PIX_PEDESTAL + PIX_FULL_WELL / 8 = 814 DN, below the ADC's
+ * 1023: a highlight at 814 is a full pixel, at 1023 a clipped ADC.
+ */
+#define PIX_FULL_WELL		6000	/* electrons */
+#define PIX_READ_NOISE		6	/* electrons rms */
+#define PIX_CONV_SHIFT		7	/* DN = e * (16 + gain) >> 7: 1/8 DN/e at 1x */
+#define PIX_PEDESTAL		64	/* the sensor's black level, DN */
+#define PIX_SHOT_STEP_SHIFT	2	/* shot noise table: one entry per 4 e */
+#define PIX_SHOT_TABLE		((PIX_FULL_WELL >> PIX_SHOT_STEP_SHIFT) + 1)
+
+/* the illuminant: a colour temperature in kelvin, neutral at 6500 K */
+#define PIX_KELVIN_MIN		2000
+#define PIX_KELVIN_MAX		10000
+#define PIX_KELVIN_STEP		100
+#define PIX_KELVIN_DEF		6500
+
+/* blur radius limit, in pixels of the frame */
+#define PIX_BLUR_MAX		16
+
+/**
+ * struct pix_image - a scene file (n900_scene.h), checked by
+ *	pix_image_parse()
+ * @width: pixels per row
+ * @height: rows
+ * @focus: the lens position at which it is sharp
+ * @grey_x: the neutral patch, in scene pixels (@grey_w 0: none)
+ * @grey_y: its top
+ * @grey_w: its width
+ * @grey_h: its height
+ * @samples: @width x @height x 3 samples, R G B
+ */
+struct pix_image {
+	unsigned int width;
+	unsigned int height;
+	unsigned int focus;
+	unsigned int grey_x;
+	unsigned int grey_y;
+	unsigned int grey_w;
+	unsigned int grey_h;
+	const u16 *samples;
+};
+
+const char *pix_image_parse(const void *data, size_t size,
+			    struct pix_image *img);
+size_t pix_image_blur_size(const struct pix_image *img);
 
 /**
  * struct pix_scene - what the sensor sees, and its per-frame tables
@@ -60,11 +116,30 @@ enum pix_pattern {
  * @exposure: exposure in lines; the scene's brightness is linear in it
  * @exposure_ref: the exposure of nominal brightness (the sensor's default)
  * @gain: analogue gain, Q4 added to 1.0 (0 = 1x, 16 = 2x)
- * @focus: lens position; blur grows with the distance to PIX_FOCUS_SHARP
+ * @focus: lens position; blur grows with the distance to the scene's
+ *	sharp position (PIX_FOCUS_SHARP, or the image's)
+ * @image: the picture of %PIX_PATTERN_IMAGE (set with
+ *	pix_scene_set_image()); without one, the synthetic scene
+ * @kelvin: the illuminant's colour temperature (%PIX_PATTERN_IMAGE)
+ * @noise: shot and read noise on (%PIX_PATTERN_IMAGE)
+ * @seed: the noise generator's seed
+ * @frame: the frame number, part of the noise generator's key
  * @scale: brightness scale, Q8, from @exposure and @gain
- * @blur: horizontal blur radius in pixels, from @focus
+ * @blur: blur radius in pixels, from @focus
  * @dx2: per column, the squared distance to the optical centre, >> 4
  * @tex: per column, the (blurred) texture of the focus target
+ * @blurred: room for the blurred image, pix_image_blur_size() bytes (the
+ *	caller's); NULL: images are not blurred
+ * @src: the image samples a frame reads: @image's, or @blurred
+ * @blur_img: the image @blurred holds, blurred by @blur_radius
+ * @blur_radius: the radius of @blurred, in scene pixels
+ * @emul: per channel (R, G, B), electrons of a full-scale sample
+ * @sx: per column, the scene column on its left
+ * @sxn: per column, the scene column on its right
+ * @fx: per column, the weight of @sxn, Q8
+ * @shot: the shot noise's standard deviation per PIX_SHOT_STEP_SHIFT
+ *	step of charge, scaled to the generator's (Q16 / 147.8)
+ * @colsum: the blur's column sums
  */
 struct pix_scene {
 	unsigned int width;
@@ -74,13 +149,30 @@ struct pix_scene {
 	unsigned int exposure_ref;
 	unsigned int gain;
 	unsigned int focus;
+	const struct pix_image *image;
+	unsigned int kelvin;
+	unsigned int noise;
+	u32 seed;
+	u32 frame;
 	/* computed by pix_scene_prepare() */
 	u32 scale;
 	unsigned int blur;
 	u32 dx2[PIX_MAX_WIDTH];
 	s32 tex[PIX_MAX_WIDTH];
+	u16 *blurred;
+	const u16 *src;
+	const struct pix_image *blur_img;
+	unsigned int blur_radius;
+	u32 emul[3];
+	u16 sx[PIX_MAX_WIDTH];
+	u16 sxn[PIX_MAX_WIDTH];
+	u16 fx[PIX_MAX_WIDTH];
+	u16 shot[PIX_SHOT_TABLE];
+	u32 colsum[PIX_MAX_WIDTH * 3];
 };
 
+void pix_scene_set_image(struct pix_scene *s, const struct pix_image *image,
+			 u16 *blurred);
 void pix_scene_prepare(struct pix_scene *s);
 void pix_sensor_line(const struct pix_scene *s, unsigned int y, u16 *out);
 

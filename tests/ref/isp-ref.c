@@ -7,7 +7,12 @@
  *   isp-ref [options] > frames.raw
  *
  *   -s WxH        sensor frame size (default 640x480)
- *   -p PATTERN    scene, bars or gradient (default scene)
+ *   -p PATTERN    scene, bars, gradient or image (default scene)
+ *   -S FILE       the scene file (n900_scene.h) of the image pattern
+ *   -T KELVIN     the illuminant's colour temperature (default 6500)
+ *   -N SEED       sensor noise on (image pattern), with this seed
+ *   -F FRAME      the frame number of the first frame, part of the noise
+ *                 generator's key (default 0; each frame adds 1)
  *   -e LINES      exposure (default 1000)  -E LINES  the sensor's default
  *                 exposure, of nominal brightness (default 1000)
  *   -g GAIN       analogue gain (default 0)
@@ -40,7 +45,8 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: isp-ref [-s WxH] [-p scene|bars|gradient] [-e EXP] [-E EXP] [-g GAIN]\n"
+		"usage: isp-ref [-s WxH] [-p scene|bars|gradient|image] [-S SCENE-FILE]\n"
+		"               [-T KELVIN] [-N SEED] [-F FRAME] [-e EXP] [-E EXP] [-g GAIN]\n"
 		"               [-f FOCUS] [-k BLACK] [-l STRENGTH] [-w D,GR,R,B,GB]\n"
 		"               [-b BRIGHTNESS] [-C CONTRAST]\n"
 		"               [-o raw10|raw8|yuyv|uyvy|resizer-yuyv|resizer-uyvy|aewb|af|hist]\n"
@@ -82,6 +88,32 @@ static void *read_input(const char *path, size_t size)
 	return buf;
 }
 
+/* the scene file of -S, checked by the driver's own pix_image_parse() */
+static void read_scene(const char *path, struct pix_image *img)
+{
+	FILE *f = fopen(path, "rb");
+	const char *why;
+	long size;
+	void *buf;
+
+	if (!f || fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET)) {
+		fprintf(stderr, "isp-ref: %s: cannot read the scene file\n", path);
+		exit(1);
+	}
+	buf = xcalloc(size ? size : 1, 1);
+	if (fread(buf, 1, size, f) != (size_t)size) {
+		fprintf(stderr, "isp-ref: %s: cannot read the scene file\n", path);
+		exit(1);
+	}
+	fclose(f);
+	why = pix_image_parse(buf, size, img);
+	if (why) {
+		fprintf(stderr, "isp-ref: %s: %s\n", path, why);
+		exit(1);
+	}
+}
+
 static void put(const void *buf, size_t size)
 {
 	if (fwrite(buf, 1, size, stdout) != size) {
@@ -95,8 +127,11 @@ int main(int argc, char **argv)
 	static struct pix_scene scene = {
 		.width = 640, .height = 480, .exposure = 1000,
 		.exposure_ref = 1000,
-		.focus = PIX_FOCUS_SHARP,
+		.focus = PIX_FOCUS_SHARP, .kelvin = PIX_KELVIN_DEF,
 	};
+	static struct pix_image image;
+	const char *scene_file = NULL;
+	unsigned int frame0 = 0;
 	static struct pix_lsc lsc;
 	struct pix_ccdc ccdc = { 0 };
 	struct pix_wb wb = { 256, { 32, 32, 32, 32 } };
@@ -117,7 +152,7 @@ int main(int argc, char **argv)
 	u8 *yuvbuf, *out, *tmp, *in = NULL;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "s:p:e:E:g:f:k:l:w:b:C:o:c:r:n:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:p:S:T:N:F:e:E:g:f:k:l:w:b:C:o:c:r:n:i:")) != -1) {
 		switch (opt) {
 		case 's':
 			parse_size(optarg, &scene.width, &scene.height);
@@ -129,8 +164,23 @@ int main(int argc, char **argv)
 				scene.pattern = PIX_PATTERN_BARS;
 			else if (!strcmp(optarg, "gradient"))
 				scene.pattern = PIX_PATTERN_GRADIENT;
+			else if (!strcmp(optarg, "image"))
+				scene.pattern = PIX_PATTERN_IMAGE;
 			else
 				usage();
+			break;
+		case 'S':
+			scene_file = optarg;
+			break;
+		case 'T':
+			scene.kelvin = strtoul(optarg, NULL, 0);
+			break;
+		case 'N':
+			scene.noise = 1;
+			scene.seed = strtoul(optarg, NULL, 0);
+			break;
+		case 'F':
+			frame0 = strtoul(optarg, NULL, 0);
 			break;
 		case 'e':
 			scene.exposure = strtoul(optarg, NULL, 0);
@@ -219,6 +269,11 @@ int main(int argc, char **argv)
 	if (cl + cw > scene.width || ct + ch > scene.height || (yuv && cw != scene.width))
 		usage();
 
+	if (scene_file) {
+		read_scene(scene_file, &image);
+		pix_scene_set_image(&scene, &image,
+				    xcalloc(pix_image_blur_size(&image), 1));
+	}
 	lsc.width = w;
 	lsc.height = h;
 	pix_scene_prepare(&scene);
@@ -239,6 +294,7 @@ int main(int argc, char **argv)
 	tmp = xcalloc((size_t)w * 2, 1);
 
 	for (f = 0; f < frames; f++) {
+		scene.frame = frame0 + f;
 		for (y = 0; y < h && !in_yuv; y++) {
 			u16 *r = raw + (size_t)y * w;
 

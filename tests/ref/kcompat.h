@@ -7,6 +7,7 @@
 #define N900_REF_KCOMPAT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef uint8_t u8;
