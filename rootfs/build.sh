@@ -86,8 +86,14 @@ guest_tests() {
 			die "cannot compile $src"
 	done
 	done_step "$(find "$TOP"/tests/guest -maxdepth 1 -name '*.c' | wc -l) programs"
+	step "scenes of the sensors' Image pattern (rootfs/scene.sh, ImageMagick)"
+	rm -rf "$BUILD/firmware"
+	"$TOP/rootfs/scene.sh" defaults "$BUILD/firmware/n900" ||
+		die "rootfs/scene.sh failed"
+	done_step "scene-default.bin${N900_SCENE:+ from $N900_SCENE}, scene-foliage.bin"
 	step "reference frames: tests/ref/isp-ref on the cases of tests/data/frames.spec"
-	"$TOP/tests/ref/frames-expected.sh" "$out/frames.expected" "$BUILD/frames-input"
+	"$TOP/tests/ref/frames-expected.sh" "$out/frames.expected" "$BUILD/frames-input" \
+		"$BUILD/firmware"
 	done_step "$(wc -l <"$out/frames.expected") cases"
 	step "documented ioctl errnos (tests/host/ioctl-errnos.sh on the kernel's media docs)"
 	"$TOP/tests/host/ioctl-errnos.sh" "$KSRC" >"$BUILD/ioctl-errnos" ||
@@ -174,6 +180,9 @@ make_rootfs() {
 	cp "$TOP/tests/data/shards" "$root/etc/n900/shards"
 	cp "$BUILD/frames-input/"* "$BUILD/ioctl-errnos" "$root/etc/n900/"
 	cp -a "$BUILD/dt-malformed" "$root/etc/n900/"
+	# the scenes the sensors load with request_firmware()
+	mkdir -p "$root/usr/lib/firmware/n900"
+	cp "$BUILD/firmware/n900/"*.bin "$root/usr/lib/firmware/n900/"
 	# README's media-ctl recipes, run verbatim by tests/guest/recipes.sh
 	sed -n '/<!-- recipes:begin -->/,/<!-- recipes:end -->/p' "$TOP/README.md" |
 		sed -e '/^<!--/d' -e '/^```/d' >"$root/etc/n900/recipes"

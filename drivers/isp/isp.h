@@ -442,7 +442,8 @@ struct isp_frame;
 struct isp_frame *isp_frame_create(struct isp_video *video);
 void isp_frame_destroy(struct isp_frame *f);
 void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
-		      u8 *mem, const u8 *in, struct isp_stage_stats *st);
+		      u8 *mem, const u8 *in, u32 sequence,
+		      struct isp_stage_stats *st);
 u64 isp_frame_interval_ns(struct isp_frame *f);
 struct isp_video *isp_frame_input(struct isp_frame *f);
 size_t isp_frame_input_size(struct isp_frame *f);

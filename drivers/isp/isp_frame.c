@@ -30,6 +30,7 @@
 
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/firmware.h>
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/vmalloc.h>
@@ -82,6 +83,12 @@ enum isp_frame_pass {
  * @pix: the capture format, while a frame renders
  * @mem: the capture buffer, while a frame renders
  * @in: the input frame of a memory-to-memory path, while a frame renders
+ * @scene_name: the scene file of the sensor's Scene control that was
+ *	loaded, or failed to load (empty: none yet)
+ * @scene_fw: the scene file, while the stream lasts; NULL when none is
+ *	loaded (the Image pattern is then the synthetic scene)
+ * @image: @scene_fw's picture
+ * @blurred: room for @image blurred, or NULL (it is then never blurred)
  */
 struct isp_frame {
 	struct isp_video *video;
@@ -107,6 +114,10 @@ struct isp_frame {
 	const struct v4l2_pix_format *pix;
 	u8 *mem;
 	const u8 *in;
+	char scene_name[64];
+	const struct firmware *scene_fw;
+	struct pix_image image;
+	u16 *blurred;
 };
 
 static void isp_frame_work(struct work_struct *work);
@@ -495,11 +506,70 @@ void isp_frame_destroy(struct isp_frame *f)
 	kfree(f->stages);
 	vfree(f->raw);
 	vfree(f->scene);
+	release_firmware(f->scene_fw);
+	vfree(f->blurred);
 	kfree(f);
 }
 
+/**
+ * isp_frame_scene() - load the scene file the sensor's Scene control names
+ * @f: a frame program whose sensor renders the Image pattern
+ *
+ * The file is loaded (request_firmware(), from /lib/firmware) when the
+ * control names another file than the one loaded, and kept until the
+ * stream stops (isp_frame_destroy()) or another is named: the frame
+ * program owns it, so no stream ever reads a freed scene. A file that
+ * cannot be loaded or is not a scene is named in a dev_err, once a stream,
+ * and the Image pattern then renders the synthetic scene.
+ */
+static void isp_frame_scene(struct isp_frame *f)
+{
+	struct v4l2_ctrl *ctrl = find_ctrl(f->sensor, V4L2_CID_N900_SENSOR_SCENE);
+	struct device *dev = f->sensor->dev;
+	const struct firmware *fw;
+	const char *name = NULL, *why;
+	s32 i;
+	int ret;
+
+	if (ctrl && ctrl->qmenu) {
+		i = v4l2_ctrl_g_ctrl(ctrl);
+		if (i >= ctrl->minimum && i <= ctrl->maximum)
+			name = ctrl->qmenu[i];
+	}
+	if (!name || !strcmp(name, f->scene_name))
+		return;		/* none, or loaded (or failed) already */
+
+	pix_scene_set_image(f->scene, NULL, NULL);
+	release_firmware(f->scene_fw);
+	f->scene_fw = NULL;
+	vfree(f->blurred);
+	f->blurred = NULL;
+	strscpy(f->scene_name, name, sizeof(f->scene_name));
+
+	ret = firmware_request_nowarn(&fw, name, dev);
+	if (ret) {
+		dev_err(dev, "%s: cannot load the scene file /lib/firmware/%s (%d): the Image pattern renders the synthetic scene\n",
+			f->sensor->name, name, ret);
+		return;
+	}
+	why = pix_image_parse(fw->data, fw->size, &f->image);
+	if (why) {
+		dev_err(dev, "%s: scene file /lib/firmware/%s: %s: the Image pattern renders the synthetic scene\n",
+			f->sensor->name, name, why);
+		release_firmware(fw);
+		return;
+	}
+	f->scene_fw = fw;
+	/* without the room, the scene is rendered sharp whatever the lens */
+	f->blurred = vmalloc(pix_image_blur_size(&f->image));
+	pix_scene_set_image(f->scene, &f->image, f->blurred);
+	dev_dbg(dev, "%s: scene %s, %ux%u, sharp at lens position %u\n",
+		f->sensor->name, name, f->image.width, f->image.height,
+		f->image.focus);
+}
+
 /* the source's controls (a sensor's, and its lens'), into its scene */
-static void isp_frame_source_controls(struct isp_frame *f)
+static void isp_frame_source_controls(struct isp_frame *f, u32 sequence)
 {
 	struct pix_scene *s = f->scene;
 	struct media_device *mdev;
@@ -509,6 +579,13 @@ static void isp_frame_source_controls(struct isp_frame *f)
 		return;
 	mdev = f->sensor->entity.graph_obj.mdev;
 	s->pattern = ctrl_value(f->sensor, V4L2_CID_TEST_PATTERN, 0);
+	if (s->pattern == PIX_PATTERN_IMAGE)
+		isp_frame_scene(f);
+	s->kelvin = ctrl_value(f->sensor, V4L2_CID_N900_SENSOR_ILLUMINANT,
+			       PIX_KELVIN_DEF);
+	s->noise = ctrl_value(f->sensor, V4L2_CID_N900_SENSOR_NOISE, 0);
+	s->seed = ctrl_value(f->sensor, V4L2_CID_N900_SENSOR_NOISE_SEED, 0);
+	s->frame = sequence;
 	ctrl = find_ctrl(f->sensor, V4L2_CID_EXPOSURE);
 	s->exposure = ctrl ? v4l2_ctrl_g_ctrl(ctrl) : 1;
 	s->exposure_ref = ctrl ? ctrl->default_value : 1;
@@ -693,10 +770,13 @@ static u64 isp_frame_stage(struct isp_stage_stats *st, enum isp_stage stage,
  *	of its statistics buffer)
  * @in: for a memory-to-memory path, the input frame,
  *	isp_frame_input_size() bytes; NULL when the path starts at a sensor
+ * @sequence: the sequence number the buffer will carry: the frame number
+ *	of the sensor's noise generator
  * @st: the time and pixels of each stage are added to it
  */
 void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
-		      u8 *mem, const u8 *in, struct isp_stage_stats *st)
+		      u8 *mem, const u8 *in, u32 sequence,
+		      struct isp_stage_stats *st)
 {
 	u64 t = ktime_get_ns();
 	unsigned int i;
@@ -704,7 +784,7 @@ void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
 	f->pix = pix;
 	f->mem = mem;
 	f->in = in;
-	isp_frame_source_controls(f);
+	isp_frame_source_controls(f, sequence);
 	for (i = 0; i < f->num_stages; i++) {
 		struct isp_frame_stage *s = &f->stages[i];
 

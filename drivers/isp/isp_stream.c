@@ -171,7 +171,8 @@ static bool isp_video_capture_frame(struct isp_video *video)
 	if (!mem || (input && !in))
 		state = VB2_BUF_STATE_ERROR;
 	else if (video->frame)
-		isp_frame_render(video->frame, &video->format, mem, in, &st);
+		isp_frame_render(video->frame, &video->format, mem, in,
+				 video->sequence, &st);
 	else if (video->meta)
 		memset(mem, 0, video->format.sizeimage);	/* nothing sampled */
 	else

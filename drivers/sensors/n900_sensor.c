@@ -22,6 +22,11 @@
 #include "n900_isp_controls.h"
 #include "n900_subdev.h"
 
+/* the scene files a sensor offers (n900emu,scene), at most */
+#define SENSOR_SCENES_MAX	8
+/* and the longest name of one, with its NUL */
+#define SENSOR_SCENE_NAME_MAX	64
+
 /**
  * struct sensor_mode - a readout mode
  * @width: output width
@@ -68,6 +73,10 @@ struct sensor_model {
  *	frequency, blanking, free running
  * @hblank: horizontal blanking (read-only: the line length is fixed)
  * @vblank: vertical blanking, which sets the frame interval
+ * @scenes: the scene files of the device tree (n900emu,scene), the items
+ *	of the Scene menu, which the ISP loads (request_firmware()) when it
+ *	renders the Image pattern; NULL-terminated, freed with the sensor
+ * @num_scenes: the number of @scenes
  */
 struct sensor {
 	struct n900_subdev subdev;
@@ -76,6 +85,8 @@ struct sensor {
 	struct v4l2_ctrl_handler ctrls;
 	struct v4l2_ctrl *hblank;
 	struct v4l2_ctrl *vblank;
+	const char *scenes[SENSOR_SCENES_MAX + 1];
+	unsigned int num_scenes;
 };
 
 static inline struct sensor *to_sensor(struct v4l2_subdev *sd)
@@ -129,6 +140,7 @@ static const char * const sensor_test_pattern_menu[] = {
 	"Normal (synthetic scene)",
 	"Vertical colour bars",
 	"Gradient",
+	"Image (scene file)",
 };
 
 /* The emulated sensor applies its controls when it renders a frame. */
@@ -173,13 +185,60 @@ static const struct v4l2_ctrl_config sensor_free_run = {
 	.step = 1,
 };
 
+/* the physical model of the Image pattern (isp_pixel.h) */
+static const struct v4l2_ctrl_config sensor_illuminant = {
+	.ops = &sensor_ctrl_ops,
+	.id = V4L2_CID_N900_SENSOR_ILLUMINANT,
+	.name = "Illuminant Temperature",
+	.type = V4L2_CTRL_TYPE_INTEGER,
+	.min = 2000,
+	.max = 10000,
+	.step = 100,
+	.def = 6500,
+};
+
+static const struct v4l2_ctrl_config sensor_noise = {
+	.ops = &sensor_ctrl_ops,
+	.id = V4L2_CID_N900_SENSOR_NOISE,
+	.name = "Sensor Noise",
+	.type = V4L2_CTRL_TYPE_BOOLEAN,
+	.max = 1,
+	.step = 1,
+	.def = 1,
+};
+
+static const struct v4l2_ctrl_config sensor_noise_seed = {
+	.ops = &sensor_ctrl_ops,
+	.id = V4L2_CID_N900_SENSOR_NOISE_SEED,
+	.name = "Noise Seed",
+	.type = V4L2_CTRL_TYPE_INTEGER,
+	.max = S32_MAX,
+	.step = 1,
+};
+
+/* the Scene menu: the files of n900emu,scene, the first the default */
+static void sensor_scene_control(struct sensor *sensor)
+{
+	struct v4l2_ctrl_config scene = {
+		.ops = &sensor_ctrl_ops,
+		.id = V4L2_CID_N900_SENSOR_SCENE,
+		.name = "Scene",
+		.type = V4L2_CTRL_TYPE_MENU,
+		.max = sensor->num_scenes - 1,
+		.qmenu = sensor->scenes,
+	};
+
+	if (sensor->num_scenes)
+		v4l2_ctrl_new_custom(&sensor->ctrls, &scene, NULL);
+}
+
 static int sensor_init_controls(struct sensor *sensor)
 {
 	const struct sensor_model *model = sensor->model;
 	struct v4l2_ctrl_handler *hdl = &sensor->ctrls;
 	struct v4l2_ctrl *link_freq;
 
-	v4l2_ctrl_handler_init(hdl, 8);
+	v4l2_ctrl_handler_init(hdl, 12);
 	v4l2_ctrl_new_std(hdl, &sensor_ctrl_ops, V4L2_CID_EXPOSURE, 1,
 			  model->exposure_max, 1, model->exposure_max / 2);
 	v4l2_ctrl_new_std(hdl, &sensor_ctrl_ops, V4L2_CID_ANALOGUE_GAIN, 0,
@@ -201,6 +260,10 @@ static int sensor_init_controls(struct sensor *sensor)
 					   SENSOR_VBLANK_MIN, 1,
 					   SENSOR_VBLANK_MIN);
 	v4l2_ctrl_new_custom(hdl, &sensor_free_run, NULL);
+	sensor_scene_control(sensor);
+	v4l2_ctrl_new_custom(hdl, &sensor_illuminant, NULL);
+	v4l2_ctrl_new_custom(hdl, &sensor_noise, NULL);
+	v4l2_ctrl_new_custom(hdl, &sensor_noise_seed, NULL);
 	if (hdl->error)
 		return hdl->error;
 	link_freq->flags |= V4L2_CTRL_FLAG_READ_ONLY;
@@ -322,7 +385,47 @@ static const struct v4l2_subdev_internal_ops sensor_internal_ops = {
 
 static void sensor_free(struct n900_subdev *nsd)
 {
-	kfree(container_of(nsd, struct sensor, subdev));
+	struct sensor *sensor = container_of(nsd, struct sensor, subdev);
+	unsigned int i;
+
+	for (i = 0; i < sensor->num_scenes; i++)
+		kfree(sensor->scenes[i]);
+	kfree(sensor);
+}
+
+/*
+ * The scene files of n900emu,scene (firmware names, loaded only when the
+ * Image pattern streams), copied: the Scene menu outlives the device tree
+ * node when the node comes from an overlay.
+ */
+static int sensor_read_scenes(struct sensor *sensor, struct device *dev)
+{
+	const char *names[SENSOR_SCENES_MAX];
+	int n, i;
+
+	n = device_property_string_array_count(dev, "n900emu,scene");
+	if (n == -EINVAL)
+		return 0;	/* none: the Image pattern is the synthetic scene */
+	if (n <= 0 || n > SENSOR_SCENES_MAX)
+		return dev_err_probe(dev, -EINVAL,
+				     "%pOF: n900emu,scene must be 1 to %d file names\n",
+				     dev->of_node, SENSOR_SCENES_MAX);
+	n = device_property_read_string_array(dev, "n900emu,scene", names, n);
+	if (n < 0)
+		return dev_err_probe(dev, n, "%pOF: cannot read n900emu,scene\n",
+				     dev->of_node);
+	for (i = 0; i < n; i++) {
+		if (!*names[i] || strlen(names[i]) >= SENSOR_SCENE_NAME_MAX)
+			return dev_err_probe(dev, -EINVAL,
+					     "%pOF: n900emu,scene: \"%s\" is empty or longer than %d characters\n",
+					     dev->of_node, names[i],
+					     SENSOR_SCENE_NAME_MAX - 1);
+		sensor->scenes[i] = kstrdup(names[i], GFP_KERNEL);
+		if (!sensor->scenes[i])
+			return -ENOMEM;
+		sensor->num_scenes++;
+	}
+	return 0;
 }
 
 static int sensor_probe(struct platform_device *pdev)
@@ -341,6 +444,9 @@ static int sensor_probe(struct platform_device *pdev)
 	n900_subdev_init(&sensor->subdev, dev, &sensor_subdev_ops,
 			 &sensor_internal_ops, sensor_free);
 	sd = &sensor->subdev.sd;
+	ret = sensor_read_scenes(sensor, dev);
+	if (ret)
+		goto err_put;
 	ret = sensor_init_controls(sensor);
 	sd->ctrl_handler = &sensor->ctrls;
 	if (ret) {

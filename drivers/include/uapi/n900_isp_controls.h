@@ -28,5 +28,16 @@
  * previous one, whatever the blanking (benchmarks)
  */
 #define V4L2_CID_N900_SENSOR_FREE_RUN	(V4L2_CID_N900_ISP_BASE + 7)
+/*
+ * sensors, the "Image" test pattern (n900_scene.h, README: Frames): the
+ * scene file (a menu of the files the device tree names), the
+ * illuminant's colour temperature in kelvin (6500: neutral), shot and
+ * read noise on or off, and the noise generator's seed (a frame's noise is
+ * a function of the seed, the buffer's sequence number and the position)
+ */
+#define V4L2_CID_N900_SENSOR_SCENE	(V4L2_CID_N900_ISP_BASE + 8)
+#define V4L2_CID_N900_SENSOR_ILLUMINANT	(V4L2_CID_N900_ISP_BASE + 9)
+#define V4L2_CID_N900_SENSOR_NOISE	(V4L2_CID_N900_ISP_BASE + 10)
+#define V4L2_CID_N900_SENSOR_NOISE_SEED	(V4L2_CID_N900_ISP_BASE + 11)
 
 #endif /* N900_ISP_CONTROLS_H */
