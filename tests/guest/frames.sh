@@ -40,11 +40,13 @@ ktap_plan $((last - first + 1))
 k=0
 name=
 err=
+t0=0
 baseline=$(sed -n 's/^baseline //p' $SPEC)
 
-finish() { # report the case that ends here
+finish() { # report the case that ends here, and the time it took
 	[ -n "$name" ] || return 0
 	[ -z "$skip" ] || return 0
+	echo "# $name: $(awk -v t0="$t0" '{ printf "%.1f", $1 - t0 }' /proc/uptime) s"
 	if [ -z "$err" ]; then
 		ktap_result 1 "frames.$name"
 	else
@@ -172,6 +174,7 @@ while IFS= read -r line; do
 			skip=1
 			continue
 		fi
+		t0=$(cut -d' ' -f1 /proc/uptime)
 		echo "$baseline" | while IFS= read -r b; do set_ctrls "$b" >/dev/null; done
 		media-ctl -r
 		;;
