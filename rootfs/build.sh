@@ -82,7 +82,7 @@ guest_tests() {
 	step "cross-compiling guest tests (tests/guest/*.c)"
 	for src in "$TOP"/tests/guest/*.c; do
 		"${CROSS}gcc" -O2 -Wall -Wextra -Werror -static -pthread -I "$TOP/tests/guest/lib" \
-			-o "$out/$(basename "${src%.c}")" "$src" ||
+			-o "$out/$(basename "${src%.c}")" "$src" -lm ||
 			die "cannot compile $src"
 	done
 	done_step "$(find "$TOP"/tests/guest -maxdepth 1 -name '*.c' | wc -l) programs"
@@ -170,6 +170,8 @@ make_rootfs() {
 	mkdir -p "$root/usr/lib/n900/tests" "$root/etc/n900/topology"
 	cp -a "$BUILD/tests/." "$root/usr/lib/n900/tests/"
 	cp -a "$TOP/tests/guest/"*.sh "$root/usr/lib/n900/tests/"
+	# the 3A example is a user's program too (README, "3A")
+	ln -s ../lib/n900/tests/n900-3a "$root/usr/bin/n900-3a"
 	[ ! -d "$TOP/tests/guest/lib" ] || cp -a "$TOP/tests/guest/lib" "$root/usr/lib/n900/tests/"
 	for topo in "$@"; do
 		cp "$BUILD/dt/$topo.expected" "$root/etc/n900/topology/"

@@ -111,7 +111,8 @@ draw_default() {
 }
 
 # the foliage scene's picture: greens (fractal leaves, drawn with a fixed
-# seed) and a grey card, sRGB 122, at 280,200 80x60
+# seed) and a grey card, sRGB 122, at 224,164 112x92: it covers the
+# AEWB window at 240,180 80x60 of a 648x492 frame whole, however blurred
 draw_foliage() {
 	local out=$1
 	convert -seed 20261205 -size 648x492 plasma:'#2f6b1e'-'#9cc23a' \
@@ -120,7 +121,7 @@ draw_foliage() {
 		-fill '#5c8f2a' -draw "ellipse 520,380 110,50 0,360" \
 		-fill '#7a5a2a' -draw "rectangle 40,430 600,470" \
 		-fill '#3d7d25' -draw "ellipse 500,100 70,60 0,360" \
-		-fill '#7a7a7a' -draw "rectangle 280,200 359,259" \
+		-fill '#7a7a7a' -draw "rectangle 224,164 335,255" \
 		"$out.tmp.png" && mv "$out.tmp.png" "$out"
 }
 
@@ -142,7 +143,7 @@ defaults)
 	fi
 	draw_foliage "$2/scene-foliage.png" ||
 		die "ImageMagick cannot draw the foliage scene"
-	scene_convert "$2/scene-foliage.png" "$2/scene-foliage.bin" 384 280,200,80,60
+	scene_convert "$2/scene-foliage.png" "$2/scene-foliage.bin" 384 224,164,112,92
 	;;
 *)
 	die "usage: rootfs/scene.sh convert PICTURE OUT.bin [FOCUS [X,Y,W,H]] | defaults DIR"

@@ -1,0 +1,232 @@
+#!/bin/sh
+# The 3A example (n900-3a, tests/guest/n900-3a.c) converges from a bad start
+# (issue 20, "Done means" 1), on the default scene and on the foliage scene
+# (mostly green: grey-world alone cannot balance it), with sensor noise on:
+#
+#   start  exposure 1/8 of the scene's correct one (the exposure at which
+#          the mean luma is the target, measured here with noise off at
+#          6500 K), analogue gain 1x, white balance gains at unity under a
+#          3000 K illuminant, the lens at 0 (one end of its range)
+#   ae     at frames 20 and 30 the preview's mean luma is within 5 % of the
+#          target and under 1 % of the samples are clipped (the frame's
+#          histogram buffer, against the sensor's saturation level)
+#   awb    at frames 20 and 30 the scene's grey patch (its rectangle is in
+#          the scene file's header), measured in the preview output (YUV
+#          back to RGB), has R/G and B/G within 3 % of 1.0
+#   af     after 30 frames the lens is within the range of positions whose
+#          noise-free frame is the sharpest: found here by a sweep with
+#          noise off (the frames there are identical; the sharpness is the
+#          mean squared luma difference of neighbours, 3a-measure)
+#
+# Everything is measured on the buffers the driver filled (n900-3a --save
+# keeps frames 20 and 30 of the preview output and the histogram), by
+# 3a-measure, not taken from n900-3a's own estimates. Each loop's
+# convergence frame, as n900-3a reports it, is in the diagnostics.
+#
+# Each check must fail when its loop is off: on the default scene, n900-3a
+# runs again with --no-ae, --no-awb and --no-af in turn, and the check of
+# the loop that was off must then fail (3a.default.<loop>_fails_without_it).
+T=/usr/lib/n900/tests
+W=648
+H=492
+TARGET=30
+KELVIN=3000
+SEED=20261205
+# shellcheck source=tests/guest/lib/ktap.sh
+. /usr/lib/n900/tests/lib/ktap.sh
+
+ktap_plan 9
+t_start=$(cut -d' ' -f1 /proc/uptime)
+
+media-ctl -r
+media-ctl -l '"et8ek8 3-003e":0 -> "video-bus-switch":0 [1]'
+media-ctl -l '"video-bus-switch":2 -> "OMAP3 ISP CCP2":0 [1]'
+media-ctl -l '"OMAP3 ISP CCP2":1 -> "OMAP3 ISP CCDC":0 [1]'
+media-ctl -l '"OMAP3 ISP CCDC":1 -> "OMAP3 ISP lens shading":0 [1]'
+media-ctl -l '"OMAP3 ISP white balance":1 -> "OMAP3 ISP preview":0 [1]'
+media-ctl -l '"OMAP3 ISP preview":1 -> "OMAP3 ISP preview output":0 [1]'
+F=SGRBG10_1X10/${W}x$H
+media-ctl -V "\"et8ek8 3-003e\":0 [fmt:$F], \"video-bus-switch\":2 [fmt:$F], \"OMAP3 ISP CCP2\":1 [fmt:$F]"
+media-ctl -V "\"OMAP3 ISP CCDC\":1 [fmt:$F], \"OMAP3 ISP lens shading\":1 [fmt:$F], \"OMAP3 ISP white balance\":1 [fmt:$F]"
+media-ctl -V "\"OMAP3 ISP preview\":1 [fmt:YUYV8_1X16/${W}x$H]"
+PREVIEW=$(media-ctl -e 'OMAP3 ISP preview output')
+v4l2-ctl -d "$PREVIEW" --set-fmt-video=width=$W,height=$H,pixelformat=YUYV
+S=$(media-ctl -e 'et8ek8 3-003e')
+L=$(media-ctl -e 'ad5820 3-000c')
+WB=$(media-ctl -e 'OMAP3 ISP white balance')
+BLACK=$(v4l2-ctl -d "$(media-ctl -e 'OMAP3 ISP CCDC')" --get-ctrl black_level | cut -d' ' -f2)
+
+# u16 OFFSET FILE: the little-endian 16-bit word at OFFSET
+u16() { od -An -tu2 -j "$1" -N 2 "$2" | tr -d ' '; }
+elapsed() { awk -v t0="$1" '{ printf "%.0f", $1 - t0 }' /proc/uptime; }
+
+wb_unity() {
+	v4l2-ctl -d "$WB" --set-ctrl digital_gain=256,white_balance_gain_gr=32,white_balance_gain_r=32,white_balance_gain_b=32,white_balance_gain_gb=32
+}
+
+# sharpness POS: the sharpness of one preview frame at lens position POS
+sharpness() {
+	v4l2-ctl -d "$L" --set-ctrl focus_absolute="$1"
+	"$T/capture" "$PREVIEW" 1 /tmp/3a-sweep.yuyv >/dev/null &&
+		"$T/3a-measure" frame /tmp/3a-sweep.yuyv $W $H | cut -d' ' -f4
+}
+
+# sweep: SHARP_LO..SHARP_HI, the positions whose noise-free frame is the
+# sharpest: steps of 64, then of 16 around the best, then each edge of
+# the sharpest positions to the unit by bisection
+sweep() {
+	best=-1 bestpos=0 p=0 curve=
+	while [ $p -le 1023 ]; do
+		v=$(sharpness $p)
+		curve="$curve $p:$v"
+		if awk -v a="$v" -v b="$best" 'BEGIN { exit !(a > b) }'; then
+			best=$v bestpos=$p
+		fi
+		p=$((p + 64))
+	done
+	SHARP_LO=$bestpos SHARP_HI=$bestpos
+	p=$((bestpos - 64))
+	while [ $p -le $((bestpos + 64)) ]; do
+		if [ $p -ge 0 ] && [ $p -le 1023 ] && [ $((p % 64)) -ne 0 ]; then
+			v=$(sharpness $p)
+			curve="$curve $p:$v"
+			if awk -v a="$v" -v b="$best" 'BEGIN { exit !(a > b) }'; then
+				best=$v SHARP_LO=$p SHARP_HI=$p
+			elif [ "$v" = "$best" ]; then
+				[ $p -lt "$SHARP_LO" ] && SHARP_LO=$p
+				[ $p -gt "$SHARP_HI" ] && SHARP_HI=$p
+			fi
+		fi
+		p=$((p + 16))
+	done
+	# the edges: out (not sharpest) .. in (sharpest)
+	out=$((SHARP_LO - 16)) in=$SHARP_LO
+	[ $out -lt 0 ] && out=-1
+	while [ $((in - out)) -gt 1 ]; do
+		m=$(((in + out) / 2))
+		if [ "$(sharpness $m)" = "$best" ]; then in=$m; else out=$m; fi
+	done
+	SHARP_LO=$in
+	out=$((SHARP_HI + 16)) in=$SHARP_HI
+	[ $out -gt 1023 ] && out=1024
+	while [ $((out - in)) -gt 1 ]; do
+		m=$(((in + out) / 2))
+		if [ "$(sharpness $m)" = "$best" ]; then in=$m; else out=$m; fi
+	done
+	SHARP_HI=$in
+	echo "# sharpness by lens position (noise off):$curve"
+}
+
+# run_3a SCENE ARGS...: n900-3a from the bad start, 30 frames, frames 20
+# and 30 kept as /tmp/3a-20.* and /tmp/3a-30.*; its log in /tmp/3a.tsv
+run_3a() {
+	scene=$1
+	shift
+	v4l2-ctl -d "$S" --set-ctrl test_pattern=3,scene="$scene",sensor_noise=1,noise_seed=$SEED,illuminant_temperature=$KELVIN,exposure=$START,analogue_gain=0
+	v4l2-ctl -d "$L" --set-ctrl focus_absolute=0
+	wb_unity
+	rm -f /tmp/3a-20.* /tmp/3a-30.*
+	n900-3a --no-setup -n 30 -t $TARGET --log /tmp/3a.tsv \
+		--save 20:/tmp/3a-20 --save 30:/tmp/3a-30 "$@" >/tmp/3a.out 2>&1
+}
+
+# check_ae, check_awb, check_af: the verdict of a run (status), and why
+# in $why; frames 20 and 30 for AE and AWB
+check_ae() {
+	why='' ok=0
+	for f in 20 30; do
+		code=$(awk -F'\t' -v f=$f '$1 == f { printf "%d", $3 * 16 - 16 + 0.5 }' /tmp/3a.tsv)
+		luma=$("$T/3a-measure" frame /tmp/3a-$f.yuyv $W $H | cut -d' ' -f2)
+		clip=$("$T/3a-measure" clip /tmp/3a-$f.hist "$code" "$BLACK" | cut -d' ' -f2)
+		why="$why frame $f: luma $luma (target $TARGET), clipped $clip;"
+		awk -v l="$luma" -v t=$TARGET -v c="$clip" \
+			'BEGIN { d = l / t - 1; exit !(d < 0.05 && d > -0.05 && c < 0.01) }' ||
+			ok=1
+	done
+	return $ok
+}
+
+check_awb() {
+	why='' ok=0
+	for f in 20 30; do
+		# shellcheck disable=SC2086 # $PATCH is four numbers
+		m=$("$T/3a-measure" frame /tmp/3a-$f.yuyv $W $H $PATCH)
+		rg=$(echo "$m" | cut -d' ' -f6)
+		bg=$(echo "$m" | cut -d' ' -f8)
+		why="$why frame $f: patch R/G $rg B/G $bg;"
+		awk -v r="$rg" -v b="$bg" \
+			'BEGIN { exit !(r > 0.97 && r < 1.03 && b > 0.97 && b < 1.03) }' ||
+			ok=1
+	done
+	return $ok
+}
+
+check_af() {
+	lens=$(v4l2-ctl -d "$L" --get-ctrl focus_absolute | cut -d' ' -f2)
+	why="lens at $lens after 30 frames, sharpest $SHARP_LO..$SHARP_HI"
+	[ "$lens" -ge "$SHARP_LO" ] && [ "$lens" -le "$SHARP_HI" ]
+}
+
+for sc in 0:default 1:foliage; do
+	scene=${sc%%:*} name=${sc#*:}
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	file=/lib/firmware/n900/scene-$name.bin
+	# the grey patch, from the header, 8 pixels in from its edges
+	gx=$(u16 18 "$file") gy=$(u16 20 "$file") gw=$(u16 22 "$file") gh=$(u16 24 "$file")
+	PATCH="$((gx + 8)) $((gy + 8)) $((gw - 16)) $((gh - 16))"
+
+	# the correct exposure: the target luma at 1x, noise off, 6500 K
+	v4l2-ctl -d "$S" --set-ctrl test_pattern=3,scene="$scene",sensor_noise=0,illuminant_temperature=6500,exposure=1000,analogue_gain=0
+	v4l2-ctl -d "$L" --set-ctrl focus_absolute=0
+	wb_unity
+	"$T/capture" "$PREVIEW" 1 /tmp/3a-ref.yuyv >/dev/null
+	luma=$("$T/3a-measure" frame /tmp/3a-ref.yuyv $W $H | cut -d' ' -f2)
+	correct=$(awk -v l="$luma" -v t=$TARGET 'BEGIN { printf "%d", 1000 * t / l + 0.5 }')
+	START=$((correct / 8))
+	echo "# $name: luma $luma at exposure 1000: correct exposure $correct, start at $START"
+
+	# the sharpest lens positions, noise off, at the run's illuminant
+	v4l2-ctl -d "$S" --set-ctrl illuminant_temperature=$KELVIN,exposure="$correct"
+	sweep
+	echo "# $name: sharpest at lens $SHARP_LO..$SHARP_HI ($(elapsed "$t0") s so far)"
+
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	run_3a "$scene"
+	rc=$?
+	sed 's/^/# /' /tmp/3a.out
+	echo "# $name: n900-3a took $(elapsed "$t1") s for 30 frames"
+	conv=$(sed -n 's/^converged: //p' /tmp/3a.out)
+	if [ $rc -ne 0 ]; then
+		ktap_result 0 "3a.$name.ae" "n900-3a failed ($rc)"
+		ktap_result 0 "3a.$name.awb" "n900-3a failed ($rc)"
+		ktap_result 0 "3a.$name.af" "n900-3a failed ($rc)"
+		continue
+	fi
+	check_ae
+	ktap_result $(($? == 0)) "3a.$name.ae # converged: $conv" "$why"
+	check_awb
+	ktap_result $(($? == 0)) "3a.$name.awb # converged: $conv" "$why"
+	check_af
+	ktap_result $(($? == 0)) "3a.$name.af # converged: $conv" "$why"
+
+	[ "$name" = default ] || continue
+	# each check fails with its loop off (the same start)
+	for loop in ae awb af; do
+		run_3a "$scene" --no-$loop
+		rc=$?
+		echo "# --no-$loop: $(sed -n 's/^converged: /converged: /p' /tmp/3a.out)"
+		if [ $rc -ne 0 ]; then
+			ktap_result 0 "3a.$name.${loop}_fails_without_it" "n900-3a --no-$loop failed ($rc)"
+			continue
+		fi
+		"check_$loop"
+		ktap_result $(($? != 0)) "3a.$name.${loop}_fails_without_it" "with --no-$loop:$why"
+	done
+done
+
+# the suites after this one find the controls as they were
+v4l2-ctl -d "$S" --set-ctrl test_pattern=0,scene=0,sensor_noise=1,noise_seed=0,illuminant_temperature=6500,exposure=1000,analogue_gain=0
+v4l2-ctl -d "$L" --set-ctrl focus_absolute=0
+wb_unity
+rm -f /tmp/3a-*.yuyv /tmp/3a-*.hist /tmp/3a.tsv /tmp/3a.out
+echo "# 3a.sh: $(elapsed "$t_start") s"
