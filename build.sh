@@ -81,8 +81,9 @@ cmd_docs() {
 	cmd_demo
 	cp "$RUN/topology.png" "$RUN/power-timeline.png" "$TOP/docs/"
 	for f in "$RUN"/demo/frames/*.png; do cp "$f" "$TOP/docs/frame-$(basename "$f")"; done
+	for f in before after convergence; do cp "$RUN/demo/3a/$f.png" "$TOP/docs/3a-$f.png"; done
 	"$TOP/tests/bench/bench-plot.sh" "$TOP/docs/bench-scaling.tsv" "$TOP/docs/bench-scaling.png"
-	say "updated docs/: topology.png, power-timeline.png, frame-*.png, bench-scaling.png"
+	say "updated docs/: topology.png, power-timeline.png, frame-*.png, 3a-*.png, bench-scaling.png"
 }
 
 # build_tests RUN: plan the test guests, build what they boot (the debug

@@ -62,4 +62,11 @@ for info in "$run"/demo/frames/*.info; do
 	read -r w h fmt <"$info"
 	say "  $(basename "$info" .info): ${w}x$h $fmt"
 done
+
+# the 3A example: its frames before and after, and its convergence plot
+if [ -s "$run/demo/3a/3a.tsv" ]; then
+	"$TOP/tests/host/render.sh" 3a "$run/demo"
+	say "the 3A example (n900-3a, default scene at 3000 K, from a bad start): $(tr -d '\r' <"$run/demo/3a/3a.txt" | sed -n 's/^converged: /converged at frame: /p')"
+	say "  drawn in ${run#"$TOP"/}/demo/3a/{before,after,convergence}.png"
+fi
 say "console: ${log#"$TOP"/} (N900_VERBOSE=1 shows it as it comes)"

@@ -4,14 +4,21 @@
  * the buffers the driver wrote, not on n900-3a's own estimates:
  *
  *   3a-measure frame FILE W H [X Y PW PH]
- *	a YUYV frame (the preview output): "luma L sharpness S", and with a
- *	rectangle, " patch_rg R patch_bg B". L is the mean of Y - 16 over the
- *	frame. S is the mean squared difference of neighbouring lumas (across
- *	and down): blur lowers it. R and B are the patch's mean R/G and B/G,
- *	from YUV back to RGB through the inverse of the preview's matrix
- *	(BT.601 limited range, drivers/isp/isp_pixel.c: Y = (66 R + 129 G +
- *	25 B) / 256 + 16, U = (-38 R - 74 G + 112 B) / 256 + 128, V = (112 R
- *	- 94 G - 18 B) / 256 + 128, one U and V per pair of pixels).
+ *	a UYVY frame (the preview output): "luma L metered M sharpness S",
+ *	and with a rectangle, " patch_rg R patch_bg B". L is the mean of
+ *	Y - 16 over the frame, M over the area the AEWB windows cover (what
+ *	an auto-exposure meters: the whole windows from the top left,
+ *	n900_isp_stats.h). S is the mean squared difference of neighbouring
+ *	lumas (across and down): blur lowers it. R and B are the patch's
+ *	mean R/G and B/G, from YUV back to RGB through the inverse of the
+ *	preview's matrix (BT.601 limited range, drivers/isp/isp_pixel.c:
+ *	Y = (66 R + 129 G + 25 B) / 256 + 16, U = (-38 R - 74 G + 112 B) /
+ *	256 + 128, V = (112 R - 94 G - 18 B) / 256 + 128, one U and V per
+ *	pair of pixels). The preview averages a pair's two chroma values
+ *	rounding halves up, (u0 + u1 + 1) >> 1: on a noisy frame the sum is
+ *	odd half of the time, which makes U and V 0.25 high on average (R/G
+ *	2 % high on a patch at 8-bit level 25). The patch's U and V are
+ *	taken 0.25 lower: this measures noisy frames.
  *   3a-measure clip FILE GAIN_CODE BLACK
  *	a histogram buffer (struct n900_isp_hist): "clipped F", the fraction
  *	of samples, every Bayer channel, in the bins from the one holding the
@@ -66,27 +73,31 @@ static int frame(int argc, char **argv)
 {
 	int w = atoi(argv[3]), h = atoi(argv[4]), x, y;
 	const unsigned char *f;
-	double luma = 0, sharp = 0, inv[3][3], rgb[3] = { 0 };
+	double luma = 0, metered = 0, sharp = 0, inv[3][3], rgb[3] = { 0 };
+	int mw = (w / N900_AEWB_WIN_H & ~1) * N900_AEWB_WIN_H;
+	int mh = (h / N900_AEWB_WIN_V & ~1) * N900_AEWB_WIN_V;
 
 	if (w < 2 || h < 2 || w % 2)
 		return 2;
 	f = load(argv[2], (size_t)w * h * 2);
 	for (y = 0; y < h; y++)
 		for (x = 0; x < w; x++) {
-			int yv = f[2 * (y * w + x)], d;
+			int yv = f[2 * (y * w + x) + 1], d;
 
 			luma += yv - 16;
+			if (x < mw && y < mh)
+				metered += yv - 16;
 			if (x + 1 < w) {
-				d = f[2 * (y * w + x + 1)] - yv;
+				d = f[2 * (y * w + x + 1) + 1] - yv;
 				sharp += d * d;
 			}
 			if (y + 1 < h) {
-				d = f[2 * ((y + 1) * w + x)] - yv;
+				d = f[2 * ((y + 1) * w + x) + 1] - yv;
 				sharp += d * d;
 			}
 		}
-	printf("luma %.3f sharpness %.4f", luma / ((double)w * h),
-	       sharp / ((double)w * h));
+	printf("luma %.3f metered %.3f sharpness %.4f", luma / ((double)w * h),
+	       metered / ((double)mw * mh), sharp / ((double)w * h));
 	if (argc == 9) {
 		int px = atoi(argv[5]) & ~1, py = atoi(argv[6]);
 		int pw = atoi(argv[7]) & ~1, ph = atoi(argv[8]);
@@ -98,8 +109,8 @@ static int frame(int argc, char **argv)
 		for (y = py; y < py + ph; y++)
 			for (x = px; x < px + pw; x++) {
 				const unsigned char *p = f + 2 * (y * w + (x & ~1));
-				double yuv[3] = { f[2 * (y * w + x)] - 16.0,
-						  p[1] - 128.0, p[3] - 128.0 };
+				double yuv[3] = { f[2 * (y * w + x) + 1] - 16.0,
+						  p[0] - 128.25, p[2] - 128.25 };
 				int c;
 
 				for (c = 0; c < 3; c++)

@@ -26,12 +26,14 @@
 # Each check must fail when its loop is off: on the default scene, n900-3a
 # runs again with --no-ae, --no-awb and --no-af in turn, and the check of
 # the loop that was off must then fail (3a.default.<loop>_fails_without_it).
+# The default scene's run is left in N900_OUT/3a/ for the host to draw.
 T=/usr/lib/n900/tests
 W=648
 H=492
 TARGET=30
 KELVIN=3000
 SEED=20261205
+OUT=${N900_OUT:-/tmp/out}/3a
 # shellcheck source=tests/guest/lib/ktap.sh
 . /usr/lib/n900/tests/lib/ktap.sh
 
@@ -48,14 +50,16 @@ media-ctl -l '"OMAP3 ISP preview":1 -> "OMAP3 ISP preview output":0 [1]'
 F=SGRBG10_1X10/${W}x$H
 media-ctl -V "\"et8ek8 3-003e\":0 [fmt:$F], \"video-bus-switch\":2 [fmt:$F], \"OMAP3 ISP CCP2\":1 [fmt:$F]"
 media-ctl -V "\"OMAP3 ISP CCDC\":1 [fmt:$F], \"OMAP3 ISP lens shading\":1 [fmt:$F], \"OMAP3 ISP white balance\":1 [fmt:$F]"
-media-ctl -V "\"OMAP3 ISP preview\":1 [fmt:YUYV8_1X16/${W}x$H]"
+media-ctl -V "\"OMAP3 ISP preview\":1 [fmt:UYVY8_1X16/${W}x$H]"
 PREVIEW=$(media-ctl -e 'OMAP3 ISP preview output')
-v4l2-ctl -d "$PREVIEW" --set-fmt-video=width=$W,height=$H,pixelformat=YUYV
+v4l2-ctl -d "$PREVIEW" --set-fmt-video=width=$W,height=$H,pixelformat=UYVY
 S=$(media-ctl -e 'et8ek8 3-003e')
 L=$(media-ctl -e 'ad5820 3-000c')
 WB=$(media-ctl -e 'OMAP3 ISP white balance')
 BLACK=$(v4l2-ctl -d "$(media-ctl -e 'OMAP3 ISP CCDC')" --get-ctrl black_level | cut -d' ' -f2)
 
+# key KEY: the value after the word KEY in 3a-measure's line on stdin
+key() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
 # u16 OFFSET FILE: the little-endian 16-bit word at OFFSET
 u16() { od -An -tu2 -j "$1" -N 2 "$2" | tr -d ' '; }
 elapsed() { awk -v t0="$1" '{ printf "%.0f", $1 - t0 }' /proc/uptime; }
@@ -67,47 +71,39 @@ wb_unity() {
 # sharpness POS: the sharpness of one preview frame at lens position POS
 sharpness() {
 	v4l2-ctl -d "$L" --set-ctrl focus_absolute="$1"
-	"$T/capture" "$PREVIEW" 1 /tmp/3a-sweep.yuyv >/dev/null &&
-		"$T/3a-measure" frame /tmp/3a-sweep.yuyv $W $H | cut -d' ' -f4
+	"$T/capture" "$PREVIEW" 1 /tmp/3a-sweep.uyvy >/dev/null &&
+		"$T/3a-measure" frame /tmp/3a-sweep.uyvy $W $H | key sharpness
 }
 
 # sweep: SHARP_LO..SHARP_HI, the positions whose noise-free frame is the
-# sharpest: steps of 64, then of 16 around the best, then each edge of
-# the sharpest positions to the unit by bisection
+# sharpest: steps of 128, then of 32 within 64 of the best (the sharpest
+# positions are more than 32 wide: the blur's radius is the lens's
+# distance from focus / 32, README "The physical sensor"), then each edge
+# of the sharpest positions to the unit by bisection
+better() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
 sweep() {
-	best=-1 bestpos=0 p=0 curve=
-	while [ $p -le 1023 ]; do
+	best=-1 bestpos=0 curve=
+	for p in 0 128 256 384 512 640 768 896 1023; do
 		v=$(sharpness $p)
 		curve="$curve $p:$v"
-		if awk -v a="$v" -v b="$best" 'BEGIN { exit !(a > b) }'; then
-			best=$v bestpos=$p
-		fi
-		p=$((p + 64))
+		if better "$v" "$best"; then best=$v bestpos=$p; fi
 	done
-	SHARP_LO=$bestpos SHARP_HI=$bestpos
-	p=$((bestpos - 64))
-	while [ $p -le $((bestpos + 64)) ]; do
-		if [ $p -ge 0 ] && [ $p -le 1023 ] && [ $((p % 64)) -ne 0 ]; then
-			v=$(sharpness $p)
-			curve="$curve $p:$v"
-			if awk -v a="$v" -v b="$best" 'BEGIN { exit !(a > b) }'; then
-				best=$v SHARP_LO=$p SHARP_HI=$p
-			elif [ "$v" = "$best" ]; then
-				[ $p -lt "$SHARP_LO" ] && SHARP_LO=$p
-				[ $p -gt "$SHARP_HI" ] && SHARP_HI=$p
-			fi
-		fi
-		p=$((p + 16))
+	c=$bestpos
+	for p in $((c - 64)) $((c - 32)) $((c + 32)) $((c + 64)); do
+		if [ $p -lt 0 ] || [ $p -gt 1023 ]; then continue; fi
+		v=$(sharpness $p)
+		curve="$curve $p:$v"
+		if better "$v" "$best"; then best=$v bestpos=$p; fi
 	done
-	# the edges: out (not sharpest) .. in (sharpest)
-	out=$((SHARP_LO - 16)) in=$SHARP_LO
+	# the edges: out (not the sharpest) .. in (the sharpest)
+	out=$((bestpos - 64)) in=$bestpos
 	[ $out -lt 0 ] && out=-1
 	while [ $((in - out)) -gt 1 ]; do
 		m=$(((in + out) / 2))
 		if [ "$(sharpness $m)" = "$best" ]; then in=$m; else out=$m; fi
 	done
 	SHARP_LO=$in
-	out=$((SHARP_HI + 16)) in=$SHARP_HI
+	out=$((bestpos + 64)) in=$bestpos
 	[ $out -gt 1023 ] && out=1024
 	while [ $((out - in)) -gt 1 ]; do
 		m=$(((in + out) / 2))
@@ -117,28 +113,31 @@ sweep() {
 	echo "# sharpness by lens position (noise off):$curve"
 }
 
-# run_3a SCENE ARGS...: n900-3a from the bad start, 30 frames, frames 20
-# and 30 kept as /tmp/3a-20.* and /tmp/3a-30.*; its log in /tmp/3a.tsv
+# run_3a SCENE FRAMES ARGS...: n900-3a from the bad start, FRAMES frames,
+# frames 1, 20 and 30 kept as /tmp/3a-1.*, /tmp/3a-20.*, /tmp/3a-30.*; its
+# log in /tmp/3a.tsv
 run_3a() {
-	scene=$1
-	shift
+	scene=$1 frames=$2
+	shift 2
 	v4l2-ctl -d "$S" --set-ctrl test_pattern=3,scene="$scene",sensor_noise=1,noise_seed=$SEED,illuminant_temperature=$KELVIN,exposure=$START,analogue_gain=0
 	v4l2-ctl -d "$L" --set-ctrl focus_absolute=0
 	wb_unity
-	rm -f /tmp/3a-20.* /tmp/3a-30.*
-	n900-3a --no-setup -n 30 -t $TARGET --log /tmp/3a.tsv \
-		--save 20:/tmp/3a-20 --save 30:/tmp/3a-30 "$@" >/tmp/3a.out 2>&1
+	rm -f /tmp/3a-1.* /tmp/3a-20.* /tmp/3a-30.*
+	n900-3a --no-setup -n "$frames" -t $TARGET --log /tmp/3a.tsv \
+		--save 1:/tmp/3a-1 --save 20:/tmp/3a-20 --save 30:/tmp/3a-30 "$@" \
+		>/tmp/3a.out 2>&1
 }
 
 # check_ae, check_awb, check_af: the verdict of a run (status), and why
-# in $why; frames 20 and 30 for AE and AWB
+# in $why; AE and AWB on the frames of $FRAMES_CHECKED
 check_ae() {
 	why='' ok=0
-	for f in 20 30; do
-		code=$(awk -F'\t' -v f=$f '$1 == f { printf "%d", $3 * 16 - 16 + 0.5 }' /tmp/3a.tsv)
-		luma=$("$T/3a-measure" frame /tmp/3a-$f.yuyv $W $H | cut -d' ' -f2)
-		clip=$("$T/3a-measure" clip /tmp/3a-$f.hist "$code" "$BLACK" | cut -d' ' -f2)
-		why="$why frame $f: luma $luma (target $TARGET), clipped $clip;"
+	for f in $FRAMES_CHECKED; do
+		code=$(awk -F'\t' -v f="$f" '$1 == f { printf "%d", $3 * 16 - 16 + 0.5 }' /tmp/3a.tsv)
+		m=$("$T/3a-measure" frame "/tmp/3a-$f.uyvy" $W $H)
+		luma=$(echo "$m" | key luma)
+		clip=$("$T/3a-measure" clip "/tmp/3a-$f.hist" "$code" "$BLACK" | key clipped)
+		why="$why frame $f: luma $luma (metered $(echo "$m" | key metered), target $TARGET), clipped $clip;"
 		awk -v l="$luma" -v t=$TARGET -v c="$clip" \
 			'BEGIN { d = l / t - 1; exit !(d < 0.05 && d > -0.05 && c < 0.01) }' ||
 			ok=1
@@ -148,11 +147,11 @@ check_ae() {
 
 check_awb() {
 	why='' ok=0
-	for f in 20 30; do
+	for f in $FRAMES_CHECKED; do
 		# shellcheck disable=SC2086 # $PATCH is four numbers
-		m=$("$T/3a-measure" frame /tmp/3a-$f.yuyv $W $H $PATCH)
-		rg=$(echo "$m" | cut -d' ' -f6)
-		bg=$(echo "$m" | cut -d' ' -f8)
+		m=$("$T/3a-measure" frame "/tmp/3a-$f.uyvy" $W $H $PATCH)
+		rg=$(echo "$m" | key patch_rg)
+		bg=$(echo "$m" | key patch_bg)
 		why="$why frame $f: patch R/G $rg B/G $bg;"
 		awk -v r="$rg" -v b="$bg" \
 			'BEGIN { exit !(r > 0.97 && r < 1.03 && b > 0.97 && b < 1.03) }' ||
@@ -163,7 +162,7 @@ check_awb() {
 
 check_af() {
 	lens=$(v4l2-ctl -d "$L" --get-ctrl focus_absolute | cut -d' ' -f2)
-	why="lens at $lens after 30 frames, sharpest $SHARP_LO..$SHARP_HI"
+	why="lens at $lens at the end, sharpest $SHARP_LO..$SHARP_HI"
 	[ "$lens" -ge "$SHARP_LO" ] && [ "$lens" -le "$SHARP_HI" ]
 }
 
@@ -179,8 +178,8 @@ for sc in 0:default 1:foliage; do
 	v4l2-ctl -d "$S" --set-ctrl test_pattern=3,scene="$scene",sensor_noise=0,illuminant_temperature=6500,exposure=1000,analogue_gain=0
 	v4l2-ctl -d "$L" --set-ctrl focus_absolute=0
 	wb_unity
-	"$T/capture" "$PREVIEW" 1 /tmp/3a-ref.yuyv >/dev/null
-	luma=$("$T/3a-measure" frame /tmp/3a-ref.yuyv $W $H | cut -d' ' -f2)
+	"$T/capture" "$PREVIEW" 1 /tmp/3a-ref.uyvy >/dev/null
+	luma=$("$T/3a-measure" frame /tmp/3a-ref.uyvy $W $H | key luma)
 	correct=$(awk -v l="$luma" -v t=$TARGET 'BEGIN { printf "%d", 1000 * t / l + 0.5 }')
 	START=$((correct / 8))
 	echo "# $name: luma $luma at exposure 1000: correct exposure $correct, start at $START"
@@ -191,7 +190,8 @@ for sc in 0:default 1:foliage; do
 	echo "# $name: sharpest at lens $SHARP_LO..$SHARP_HI ($(elapsed "$t0") s so far)"
 
 	t1=$(cut -d' ' -f1 /proc/uptime)
-	run_3a "$scene"
+	FRAMES_CHECKED="20 30"
+	run_3a "$scene" 30
 	rc=$?
 	sed 's/^/# /' /tmp/3a.out
 	echo "# $name: n900-3a took $(elapsed "$t1") s for 30 frames"
@@ -210,9 +210,19 @@ for sc in 0:default 1:foliage; do
 	ktap_result $(($? == 0)) "3a.$name.af # converged: $conv" "$why"
 
 	[ "$name" = default ] || continue
-	# each check fails with its loop off (the same start)
+	# for the host to draw (tests/host/render.sh 3a): frames 1 and 30, the log
+	mkdir -p "$OUT"
+	cp /tmp/3a.tsv "$OUT/3a.tsv"
+	cp /tmp/3a.out "$OUT/3a.txt"
+	cp /tmp/3a-1.uyvy "$OUT/before.uyvy"
+	cp /tmp/3a-30.uyvy "$OUT/after.uyvy"
+	echo "$W $H uyvy" >"$OUT/before.info"
+	echo "$W $H uyvy" >"$OUT/after.info"
+	# each check fails with its loop off (the same start; 20 frames, the
+	# checks of frame 20 and of the lens at the end)
+	FRAMES_CHECKED=20
 	for loop in ae awb af; do
-		run_3a "$scene" --no-$loop
+		run_3a "$scene" 20 --no-$loop
 		rc=$?
 		echo "# --no-$loop: $(sed -n 's/^converged: /converged: /p' /tmp/3a.out)"
 		if [ $rc -ne 0 ]; then
@@ -228,5 +238,5 @@ done
 v4l2-ctl -d "$S" --set-ctrl test_pattern=0,scene=0,sensor_noise=1,noise_seed=0,illuminant_temperature=6500,exposure=1000,analogue_gain=0
 v4l2-ctl -d "$L" --set-ctrl focus_absolute=0
 wb_unity
-rm -f /tmp/3a-*.yuyv /tmp/3a-*.hist /tmp/3a.tsv /tmp/3a.out
+rm -f /tmp/3a-*.uyvy /tmp/3a-*.hist /tmp/3a.tsv /tmp/3a.out
 echo "# 3a.sh: $(elapsed "$t_start") s"

@@ -42,7 +42,7 @@
  * It prints one line per frame, and when a loop converges the frame at
  * which it did. --log FILE writes the same per frame, tab-separated with a
  * header line, for gnuplot (tests/host/3a-plot.sh). --save N:PREFIX writes
- * frame N's preview output (PREFIX.yuyv) and histogram buffer
+ * frame N's preview output (PREFIX.uyvy) and histogram buffer
  * (PREFIX.hist, struct n900_isp_hist) for offline measurement.
  *
  * Statistics layout: drivers/include/uapi/n900_isp_stats.h; controls:
@@ -407,8 +407,11 @@ static double predict_luma(const struct n900_isp_aewb *a, const struct state *s)
 				25 * rgb[2] * gb) / 256.0;
 		}
 	sum /= N900_AEWB_WIN_V * N900_AEWB_WIN_H;
-	/* >> 2, rounded down: 0.375 lower on average per channel */
-	return sum / 4 - 0.375 * 220 / 256;
+	/*
+	 * rounded down twice: the white balance's product (0.5 DN of 10
+	 * bits) and the preview's >> 2 (0.375 of 8 bits), on each channel
+	 */
+	return sum / 4 - (0.125 + 0.375) * 220 / 256;
 }
 
 static void ae_update(struct state *s, const struct n900_isp_aewb *a,
@@ -579,7 +582,7 @@ static void awb_update(struct state *s, const struct n900_isp_aewb *a,
 		s->awb_frame = frame;
 	else if (!s->awb_ok)
 		s->awb_frame = 0;
-	if (!s->awb || s->awb_ok)
+	if (!s->awb)
 		return;
 	/* a step of AWB_SPEED of the way, in the log domain */
 	s->wb_r *= pow(r / s->wb_r, AWB_SPEED);
@@ -708,7 +711,7 @@ static void setup_pipeline(void)
 		"media-ctl -d %s -l '\"OMAP3 ISP preview\":1 -> \"OMAP3 ISP preview output\":0 [1]'",
 		"media-ctl -d %s -V '\"et8ek8 3-003e\":0 [fmt:SGRBG10_1X10/648x492], \"video-bus-switch\":2 [fmt:SGRBG10_1X10/648x492], \"OMAP3 ISP CCP2\":1 [fmt:SGRBG10_1X10/648x492]'",
 		"media-ctl -d %s -V '\"OMAP3 ISP CCDC\":1 [fmt:SGRBG10_1X10/648x492], \"OMAP3 ISP lens shading\":1 [fmt:SGRBG10_1X10/648x492], \"OMAP3 ISP white balance\":1 [fmt:SGRBG10_1X10/648x492]'",
-		"media-ctl -d %s -V '\"OMAP3 ISP preview\":1 [fmt:YUYV8_1X16/648x492]'",
+		"media-ctl -d %s -V '\"OMAP3 ISP preview\":1 [fmt:UYVY8_1X16/648x492]'",
 	};
 	struct v4l2_format fmt = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
 	char cmd[512];
@@ -725,7 +728,7 @@ static void setup_pipeline(void)
 	fd = open_entity("OMAP3 ISP preview output");
 	fmt.fmt.pix.width = WIDTH;
 	fmt.fmt.pix.height = HEIGHT;
-	fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+	fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_UYVY;
 	if (ioctl(fd, VIDIOC_S_FMT, &fmt) < 0)
 		die("VIDIOC_S_FMT on %s", "OMAP3 ISP preview output");
 	close(fd);
@@ -765,7 +768,7 @@ static void usage(const char *argv0)
 		"  -l, --lens POS       starting lens position (default: as set)\n"
 		"  -t, --target LUMA    target mean luma, Y - 16 (default 30)\n"
 		"      --log FILE       per-frame log, tab-separated, for gnuplot\n"
-		"      --save N:PREFIX  write frame N as PREFIX.yuyv, PREFIX.hist\n"
+		"      --save N:PREFIX  write frame N as PREFIX.uyvy, PREFIX.hist\n"
 		"      --no-setup       use the pipeline as configured\n"
 		"  -d, --device DEV     media device (default /dev/media0)\n",
 		argv0);
@@ -930,7 +933,7 @@ int main(int argc, char **argv)
 				s.af_state == AF_DONE && frame >= s.af_frame);
 		for (i = 0; i < nsave; i++)
 			if (save_n[i] == frame) {
-				save(save_prefix[i], "yuyv",
+				save(save_prefix[i], "uyvy",
 				     nodes[N_VIDEO].mem[nodes[N_VIDEO].index],
 				     nodes[N_VIDEO].size);
 				save(save_prefix[i], "hist", h, sizeof(*h));

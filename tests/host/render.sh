@@ -9,6 +9,9 @@
 #   render.sh frames DIR                each DIR/frames/NAME.raw (NAME.info:
 #                                       width, height, ImageMagick format)
 #                                       as DIR/frames/NAME.png
+#   render.sh 3a DIR                    the 3A example's run (3a-demo.sh,
+#                                       3a.sh): DIR/3a/before.png,
+#                                       after.png and convergence.png
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 die() { printf '[build] error: %s\n' "$*" >&2; exit 1; }
@@ -32,5 +35,14 @@ frames)
 			die "ImageMagick could not convert ${info%.info}.raw"
 	done
 	;;
-*) die "usage: render.sh topology LOG PNG | power EVENTS PNG | frames DIR" ;;
+3a)
+	for f in before after; do
+		read -r w h fmt <"$2/3a/$f.info" || die "no $2/3a/$f.info: the 3A run left no frame"
+		convert -size "${w}x$h" -depth 8 "$fmt:$2/3a/$f.uyvy" "$2/3a/$f.png" ||
+			die "ImageMagick could not convert $2/3a/$f.uyvy"
+	done
+	"$top/tests/host/3a-plot.sh" "$2/3a/3a.tsv" "$2/3a/convergence.png" ||
+		die "could not plot $2/3a/3a.tsv"
+	;;
+*) die "usage: render.sh topology LOG PNG | power EVENTS PNG | frames DIR | 3a DIR" ;;
 esac

@@ -125,7 +125,10 @@ guest() {
 	have=$(suites "$6" "$4")
 	[ ${#SUITES[@]} -eq 0 ] || have=$(grep -xF -f <(printf '%s\n' "${SUITES[@]}") <<<"$have" || true)
 	[ -n "$have" ] || return 1
+	# pictures to draw: 1, the frames and power log of artefacts.sh; 2,
+	# the 3A run of 3a.sh
 	! grep -qx artefacts.sh <<<"$have" || pics=1
+	! grep -qx 3a.sh <<<"$have" || pics=$((pics | 2))
 	echo "$1 $2 $3 $4 $5 $pics n900.shard=$6 $args" >>"$run/guests"
 }
 
@@ -186,7 +189,7 @@ boot() {
 artefacts() {
 	local run=$1 n=0 d want why ok png p l g topo share pics args
 	echo "KTAP version 1"
-	echo "1..$(awk '{ n += 1 + $6 } END { print n + 1 }' "$run/guests")"
+	echo "1..$(awk '{ n += 1 + $6 % 2 + int($6 / 2) } END { print n + 1 }' "$run/guests")"
 	# the exact version of every guest package (rootfs/packages.sh
 	# manifest), recorded in the run directory
 	n=1
@@ -219,7 +222,19 @@ artefacts() {
 			echo "# $d:$why"
 			echo "not ok $n ${g}_artefacts_arrived"
 		fi
-		[ "$pics" = 1 ] || continue
+		if [ $((pics & 2)) = 2 ]; then
+			# the 3A example's run (3a.sh): its frames and plot
+			n=$((n + 1))
+			if "$TOP/tests/host/render.sh" 3a "$d" >"$d/render-3a.log" 2>&1 &&
+				[ -s "$d/3a/before.png" ] && [ -s "$d/3a/after.png" ] &&
+				[ -s "$d/3a/convergence.png" ]; then
+				echo "ok $n ${g}_3a_pictures_drawn"
+			else
+				sed 's/^/# /' "$d/render-3a.log" 2>/dev/null || true
+				echo "not ok $n ${g}_3a_pictures_drawn"
+			fi
+		fi
+		[ $((pics & 1)) = 1 ] || continue
 		n=$((n + 1))
 		ok=1
 		("$TOP/tests/host/render.sh" frames "$d" &&
