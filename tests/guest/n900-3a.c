@@ -239,7 +239,8 @@ static void node_start(struct node *n)
 			die("mmap on %s", n->entity);
 	}
 	if (ioctl(n->fd, VIDIOC_STREAMON, &n->type) < 0)
-		die("VIDIOC_STREAMON on %s", n->entity);
+		die("VIDIOC_STREAMON on %s (with --no-setup, is the pipeline configured as README's \"3A\" says?)",
+		    n->entity);
 }
 
 static void node_queue(struct node *n)
@@ -257,6 +258,7 @@ static unsigned int node_dequeue(struct node *n)
 	struct v4l2_buffer buf = { .type = n->type, .memory = V4L2_MEMORY_MMAP };
 	struct pollfd pfd = { .fd = n->fd, .events = POLLIN };
 
+	errno = 0;
 	if (poll(&pfd, 1, 10000) <= 0)
 		die("no frame from %s in 10 s", n->entity);
 	if (ioctl(n->fd, VIDIOC_DQBUF, &buf) < 0)
