@@ -15,8 +15,8 @@
 #          back to RGB), has R/G and B/G within 3 % of 1.0
 #   af     after 30 frames the lens is within the range of positions whose
 #          noise-free frame is the sharpest: found here by a sweep with
-#          noise off (the frames there are identical; the sharpness is the
-#          mean squared luma difference of neighbours, 3a-measure)
+#          noise off (3a-measure sweep: the frames there are identical;
+#          the sharpness is the mean squared luma difference of neighbours)
 #
 # Everything is measured on the buffers the driver filled (n900-3a --save
 # keeps frames 20 and 30 of the preview output and the histogram), by
@@ -66,51 +66,6 @@ elapsed() { awk -v t0="$1" '{ printf "%.0f", $1 - t0 }' /proc/uptime; }
 
 wb_unity() {
 	v4l2-ctl -d "$WB" --set-ctrl digital_gain=256,white_balance_gain_gr=32,white_balance_gain_r=32,white_balance_gain_b=32,white_balance_gain_gb=32
-}
-
-# sharpness POS: the sharpness of one preview frame at lens position POS
-sharpness() {
-	v4l2-ctl -d "$L" --set-ctrl focus_absolute="$1"
-	"$T/capture" "$PREVIEW" 1 /tmp/3a-sweep.uyvy >/dev/null &&
-		"$T/3a-measure" frame /tmp/3a-sweep.uyvy $W $H | key sharpness
-}
-
-# sweep: SHARP_LO..SHARP_HI, the positions whose noise-free frame is the
-# sharpest: steps of 128, then of 32 within 64 of the best (the sharpest
-# positions are more than 32 wide: the blur's radius is the lens's
-# distance from focus / 32, README "The physical sensor"), then each edge
-# of the sharpest positions to the unit by bisection
-better() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
-sweep() {
-	best=-1 bestpos=0 curve=
-	for p in 0 128 256 384 512 640 768 896 1023; do
-		v=$(sharpness $p)
-		curve="$curve $p:$v"
-		if better "$v" "$best"; then best=$v bestpos=$p; fi
-	done
-	c=$bestpos
-	for p in $((c - 64)) $((c - 32)) $((c + 32)) $((c + 64)); do
-		if [ $p -lt 0 ] || [ $p -gt 1023 ]; then continue; fi
-		v=$(sharpness $p)
-		curve="$curve $p:$v"
-		if better "$v" "$best"; then best=$v bestpos=$p; fi
-	done
-	# the edges: out (not the sharpest) .. in (the sharpest)
-	out=$((bestpos - 64)) in=$bestpos
-	[ $out -lt 0 ] && out=-1
-	while [ $((in - out)) -gt 1 ]; do
-		m=$(((in + out) / 2))
-		if [ "$(sharpness $m)" = "$best" ]; then in=$m; else out=$m; fi
-	done
-	SHARP_LO=$in
-	out=$((bestpos + 64)) in=$bestpos
-	[ $out -gt 1023 ] && out=1024
-	while [ $((out - in)) -gt 1 ]; do
-		m=$(((in + out) / 2))
-		if [ "$(sharpness $m)" = "$best" ]; then in=$m; else out=$m; fi
-	done
-	SHARP_HI=$in
-	echo "# sharpness by lens position (noise off):$curve"
 }
 
 # run_3a SCENE FRAMES ARGS...: n900-3a from the bad start, FRAMES frames,
@@ -186,8 +141,11 @@ for sc in 0:default 1:foliage; do
 
 	# the sharpest lens positions, noise off, at the run's illuminant
 	v4l2-ctl -d "$S" --set-ctrl illuminant_temperature=$KELVIN,exposure="$correct"
-	sweep
-	echo "# $name: sharpest at lens $SHARP_LO..$SHARP_HI ($(elapsed "$t0") s so far)"
+	"$T/3a-measure" sweep "$PREVIEW" "$L" >/tmp/3a-sweep.txt
+	grep '^#' /tmp/3a-sweep.txt
+	SHARP_LO=$(key sharpest </tmp/3a-sweep.txt)
+	SHARP_HI=$(awk '$1 == "sharpest" { print $3 }' /tmp/3a-sweep.txt)
+	echo "# $name: sharpest at lens ${SHARP_LO:=-1}..${SHARP_HI:=-1} ($(elapsed "$t0") s so far)"
 
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	FRAMES_CHECKED="20 30"
@@ -238,5 +196,5 @@ done
 v4l2-ctl -d "$S" --set-ctrl test_pattern=0,scene=0,sensor_noise=1,noise_seed=0,illuminant_temperature=6500,exposure=1000,analogue_gain=0
 v4l2-ctl -d "$L" --set-ctrl focus_absolute=0
 wb_unity
-rm -f /tmp/3a-*.uyvy /tmp/3a-*.hist /tmp/3a.tsv /tmp/3a.out
+rm -f /tmp/3a-*.uyvy /tmp/3a-*.hist /tmp/3a.tsv /tmp/3a.out /tmp/3a-sweep.txt
 echo "# 3a.sh: $(elapsed "$t_start") s"

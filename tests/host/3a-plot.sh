@@ -18,6 +18,7 @@ set output "$png"
 set datafile separator "\t"
 set key autotitle columnhead
 set grid
+set key right center
 set xlabel "frame"
 set multiplot layout 2,2 title "n900-3a: from a bad start to convergence (noise on)"
 set title "auto-exposure"
@@ -38,6 +39,7 @@ set ylabel "gain"
 plot "$log" using 1:4 with linespoints lw 2 pt 7 lc rgb "red" title "R/G", \
      "$log" using 1:5 with linespoints lw 2 pt 5 lc rgb "blue" title "B/G"
 set title "auto-focus"
+set key right top
 set ylabel "lens position (ad5820)"
 set yrange [0:1023]
 plot "$log" using 1:6 with linespoints lw 2 pt 7 title "lens"
