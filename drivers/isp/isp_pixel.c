@@ -141,19 +141,47 @@ static inline u32 pix_hash(u32 h)
 }
 
 /*
- * About normal: the sum of the four bytes of @h, centred; standard
- * deviation sqrt(4 * (256^2 - 1) / 12) = 147.8, range +-510.
+ * The standard normal distribution's quantiles at (i + 0.5) / 256, Q12: a
+ * byte of the generator picks one, an about normal value (standard
+ * deviation 0.9975, tails at +-2.89)
  */
-static inline s32 pix_gauss(u32 h)
-{
-	return (s32)((h & 0xff) + ((h >> 8) & 0xff) + ((h >> 16) & 0xff) +
-		     (h >> 24)) - 510;
-}
+static const s16 pix_normal[256] = {
+	-11820, -10324, -9565, -9038, -8628, -8290, -8001, -7746,
+	-7519, -7312, -7123, -6948, -6784, -6631, -6486, -6350,
+	-6219, -6095, -5977, -5863, -5753, -5647, -5545, -5447,
+	-5351, -5258, -5168, -5080, -4995, -4912, -4830, -4751,
+	-4673, -4597, -4523, -4450, -4378, -4307, -4238, -4170,
+	-4104, -4038, -3973, -3910, -3847, -3785, -3724, -3664,
+	-3604, -3545, -3487, -3430, -3374, -3318, -3262, -3207,
+	-3153, -3100, -3046, -2994, -2942, -2890, -2839, -2788,
+	-2738, -2688, -2638, -2589, -2540, -2492, -2444, -2396,
+	-2348, -2301, -2255, -2208, -2162, -2116, -2070, -2025,
+	-1979, -1935, -1890, -1845, -1801, -1757, -1713, -1669,
+	-1626, -1583, -1539, -1497, -1454, -1411, -1369, -1326,
+	-1284, -1242, -1200, -1158, -1117, -1075, -1034, -992,
+	-951, -910, -869, -828, -787, -746, -705, -665,
+	-624, -584, -543, -503, -462, -422, -382, -341,
+	-301, -261, -221, -181, -140, -100, -60, -20,
+	20, 60, 100, 140, 181, 221, 261, 301,
+	341, 382, 422, 462, 503, 543, 584, 624,
+	665, 705, 746, 787, 828, 869, 910, 951,
+	992, 1034, 1075, 1117, 1158, 1200, 1242, 1284,
+	1326, 1369, 1411, 1454, 1497, 1539, 1583, 1626,
+	1669, 1713, 1757, 1801, 1845, 1890, 1935, 1979,
+	2025, 2070, 2116, 2162, 2208, 2255, 2301, 2348,
+	2396, 2444, 2492, 2540, 2589, 2638, 2688, 2738,
+	2788, 2839, 2890, 2942, 2994, 3046, 3100, 3153,
+	3207, 3262, 3318, 3374, 3430, 3487, 3545, 3604,
+	3664, 3724, 3785, 3847, 3910, 3973, 4038, 4104,
+	4170, 4238, 4307, 4378, 4450, 4523, 4597, 4673,
+	4751, 4830, 4912, 4995, 5080, 5168, 5258, 5351,
+	5447, 5545, 5647, 5753, 5863, 5977, 6095, 6219,
+	6350, 6486, 6631, 6784, 6948, 7123, 7312, 7519,
+	7746, 8001, 8290, 8628, 9038, 9565, 10324, 11820,
+};
 
-/* read noise, in electrons per unit of pix_gauss(), Q16 */
-#define PIX_READ_Q16	(PIX_READ_NOISE * 65536 * 10 / 1478)
-/* (65536 / 147.8)^2: sqrt(charge * this) is the shot noise's Q16 factor */
-#define PIX_SHOT_K	196612U
+/* read noise in electrons, Q4 */
+#define PIX_READ_Q4	(PIX_READ_NOISE * 16)
 
 static u32 pix_isqrt(u32 v)
 {
@@ -318,7 +346,7 @@ static void scene_prepare_image(struct pix_scene *s)
 	if (!s->shot[PIX_SHOT_TABLE - 1])
 		for (i = 0; i < PIX_SHOT_TABLE; i++)
 			s->shot[i] = pix_isqrt(((i << PIX_SHOT_STEP_SHIFT) + 2) *
-					       PIX_SHOT_K);
+					       256);
 }
 
 /* one channel of the scene at a pixel: bilinear from two scene rows */
@@ -380,16 +408,18 @@ static void sensor_image_line(const struct pix_scene *s, unsigned int y,
 			u32 i = pix_min((u32)e >> PIX_SHOT_STEP_SHIFT,
 					PIX_SHOT_TABLE - 1);
 
+			/* one hash a pixel: a byte for each noise */
 			hx = pix_hash(key + x * 0x9e3779b9U);
-			e += (pix_gauss(hx) * (s32)s->shot[i] + 32768) >> 16;
+			e += (pix_normal[hx & 0xff] * (s32)s->shot[i] +
+			      32768) >> 16;
 			if (e < 0)
 				e = 0;
 		}
 		if (e > PIX_FULL_WELL)
 			e = PIX_FULL_WELL;
 		if (s->noise)
-			e += (pix_gauss(pix_hash(hx + 0x9e3779b9U)) *
-			      PIX_READ_Q16 + 32768) >> 16;
+			e += (pix_normal[(hx >> 8) & 0xff] * PIX_READ_Q4 +
+			      32768) >> 16;
 		dn = PIX_PEDESTAL + ((e * (s32)gmul +
 				      (1 << (PIX_CONV_SHIFT - 1))) >>
 				     PIX_CONV_SHIFT);

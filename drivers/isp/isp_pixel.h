@@ -137,8 +137,8 @@ size_t pix_image_blur_size(const struct pix_image *img);
  * @sx: per column, the scene column on its left
  * @sxn: per column, the scene column on its right
  * @fx: per column, the weight of @sxn, Q8
- * @shot: the shot noise's standard deviation per PIX_SHOT_STEP_SHIFT
- *	step of charge, scaled to the generator's (Q16 / 147.8)
+ * @shot: the shot noise's standard deviation, sqrt(charge) electrons in
+ *	Q4, for each 1 << PIX_SHOT_STEP_SHIFT electrons of charge
  * @colsum: the blur's column sums
  */
 struct pix_scene {

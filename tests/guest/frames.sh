@@ -41,7 +41,10 @@ k=0
 name=
 err=
 t0=0
-baseline=$(sed -n 's/^baseline //p' $SPEC)
+# the baseline, "DEVICE CTRLS" a line: the nodes looked up once
+baseline=$(sed -n 's/^baseline //p' $SPEC | while IFS= read -r b; do
+	echo "$(node "${b% *}") ${b##* }"
+done)
 
 finish() { # report the case that ends here, and the time it took
 	[ -n "$name" ] || return 0
@@ -136,10 +139,11 @@ check() { # EXPECTED-NAME CAPTURE-LOG: the frames in /tmp/frames.bin
 	wants=$(sed -n "s/^$1 //p" $EXPECTED)
 	nwant=$(echo "$wants" | wc -w)
 	f=0
+	seq=
 	while [ $f -lt "$FRAMES" ]; do
-		seq=$(echo "$log" | sed -n "s/^frame $f sequence \([0-9]*\) .*/\1/p")
 		want=$wants
 		if [ "$nwant" -gt 1 ]; then
+			seq=$(echo "$log" | sed -n "s/^frame $f sequence \([0-9]*\) .*/\1/p")
 			want=
 			[ -z "$seq" ] || [ "$seq" -ge "$nwant" ] ||
 				want=$(echo "$wants" | cut -d' ' -f$((seq + 1)))
@@ -147,12 +151,12 @@ check() { # EXPECTED-NAME CAPTURE-LOG: the frames in /tmp/frames.bin
 		got=$(dd if=/tmp/frames.bin bs="$size" skip=$f count=1 2>/dev/null | md5sum | cut -d' ' -f1)
 		if [ -n "$differ" ]; then
 			if [ -z "$want" ] || [ "$got" = "$want" ]; then
-				err="frame $f (sequence $seq): md5 $got, with ${N900_FRAMES_SET:-} still the reference model's ${want:-(none)} of the case"
+				err="frame $f${seq:+ (sequence $seq)}: md5 $got, with ${N900_FRAMES_SET:-} still the reference model's ${want:-(none)} of the case"
 				break
 			fi
 			echo "# frame $f: md5 $got, with ${N900_FRAMES_SET:-}, not the model's of the case"
 		elif [ "$got" != "$want" ]; then
-			err="frame $f (sequence $seq): md5 $got, the reference model's ${want:-(none for this sequence number)}"
+			err="frame $f${seq:+ (sequence $seq)}: md5 $got, the reference model's ${want:-(none for this sequence number)}"
 			break
 		fi
 		f=$((f + 1))
@@ -175,7 +179,9 @@ while IFS= read -r line; do
 			continue
 		fi
 		t0=$(cut -d' ' -f1 /proc/uptime)
-		echo "$baseline" | while IFS= read -r b; do set_ctrls "$b" >/dev/null; done
+		echo "$baseline" | while read -r bdev bctrls; do
+			v4l2-ctl -d "$bdev" --set-ctrl "$bctrls" >/dev/null 2>&1
+		done
 		media-ctl -r
 		;;
 	*) [ -z "$skip" ] || continue ;;
