@@ -37,7 +37,8 @@ frames)
 	;;
 3a)
 	for f in before after; do
-		read -r w h fmt <"$2/3a/$f.info" || die "no $2/3a/$f.info: the 3A run left no frame"
+		[ -s "$2/3a/$f.info" ] || die "no $2/3a/$f.info: the 3A run left no frame"
+		read -r w h fmt <"$2/3a/$f.info"
 		convert -size "${w}x$h" -depth 8 "$fmt:$2/3a/$f.uyvy" "$2/3a/$f.png" ||
 			die "ImageMagick could not convert $2/3a/$f.uyvy"
 	done
