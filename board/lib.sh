@@ -129,11 +129,11 @@ state_get() {
 	local v
 	v=$(sed -n "s/^$2=//p" "$BUILD/$1/state" 2>/dev/null | tail -n 1)
 	[ -n "$v" ] || die "no $2 in ${BUILD#"$TOP"/}/$1/state: run ./build.sh $(state_writer "$2") first"
-	printf '%s\n' "${v//@BUILD@/$BUILD}"
+	printf '%s\n' "${v//@BUILD@/"$BUILD"}"
 }
 state_writer() {
 	case $1 in
-	KSRC | KOUT | KVER | ZIMAGE) echo "kernel $FLAVOUR" ;;
+	KSRC | KOUT | KVER | ZIMAGE) echo "kernel ${FLAVOUR:-debug}" ;;
 	MODULES) echo modules ;;
 	*) echo rootfs ;;
 	esac

@@ -67,6 +67,9 @@ guest_packages() {
 		APT::Install-Recommends "false";
 		Debug::NoLocking "true";
 	EOC
+	# a new package list: only its packages in the archive (an older
+	# version left beside a newer one would stop make_rootfs)
+	rm -f "$DEBS"/*.deb
 	APT_CONFIG=$apt/apt.conf run_logged guest-apt-update apt-get update
 	APT_CONFIG=$apt/apt.conf run_logged guest-apt-download \
 		apt-get -y --download-only install "${GUEST_PACKAGES[@]}"

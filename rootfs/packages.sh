@@ -36,7 +36,7 @@ series() {
 	[ -n "$want" ] || return 0
 	up=$(upstream "$2")
 	case $up in
-	"$want" | "$want".*)
+	"$want" | "$want".* | "$want"[+~]*)
 		echo "$1 $2 (series $want)"
 		;;
 	*)
