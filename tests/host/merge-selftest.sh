@@ -139,12 +139,12 @@ ok merge_fails_a_guest_two_directories_disagree_on "$([ "${got#*|}" -ne 0 ] ||
 # the isolation check of ./build.sh test's shard jobs: a stray file in a
 # job's build directory (something of the build beside the artefact)
 run=$tmp/run-d
-mkdir -p "$run/shards/direct-1-build/logs" "$run/shards/direct-1-cache" "$run/shards/direct-2-build" \
-	"$run/shards/direct-2-cache" "$run/shards/uboot-boot-build" "$run/shards/uboot-boot-cache"
+mkdir -p "$run/jobs/direct-1-build/logs" "$run/jobs/direct-1-cache" "$run/jobs/direct-2-build" \
+	"$run/jobs/direct-2-cache" "$run/jobs/uboot-boot-build" "$run/jobs/uboot-boot-cache"
 for j in direct-1 direct-2 uboot-boot; do
-	echo "[build] test guests (from the artefact $art): x" >"$run/shards/$j.log"
+	echo "[build] test guests (from the artefact $art): x" >"$run/jobs/$j.log"
 done
-touch "$run/shards/direct-1-build/logs/qemu.log" "$run/shards/direct-2-build/rootfs.cpio"
+touch "$run/jobs/direct-1-build/logs/qemu.log" "$run/jobs/direct-2-build/rootfs.cpio"
 N900_BUILD_DIR=$art "$TOP/tests/host/test.sh" isolation "$run" "$art" >"$run/shards.ktap" 2>&1 || true
 why=$(
 	grep -q '^ok 1 direct-1_ran_from_the_artefact_alone' "$run/shards.ktap" || echo "direct-1 (only logs) not ok"

@@ -30,7 +30,8 @@
 #   test.sh shards RUN ART      every shard job of ART's plan (a boot path
 #                               and a shard: "direct-1", "uboot-boot"), each
 #                               as "./build.sh test" from the artefact ART in
-#                               a directory of its own, RUN/shards/JOB; the
+#                               a directory of its own, RUN/shards/JOB (its
+#                               work files in RUN/jobs/); the
 #                               jobs of different lanes side by side
 #   test.sh merge RUN ART DIR...  the one verdict of the shard run
 #                               directories DIR: each guest of ART's plan is
@@ -384,18 +385,18 @@ jobs() {
 }
 
 # job RUN ART PATH SHARD: one shard job, ./build.sh test from the artefact,
-# run from RUN/shards/src (a copy of the sources, without build/), in
+# run from RUN/jobs/src (a copy of the sources, without build/), in
 # RUN/shards/PATH-SHARD with an empty build and cache directory of its own
-# (RUN/shards/PATH-SHARD-build, -cache): nothing of this build but the
+# (RUN/jobs/PATH-SHARD-build, -cache): nothing of this build but the
 # artefact. Its progress lines go to the terminal, prefixed with its name;
-# all of it to RUN/shards/PATH-SHARD.log.
+# all of it to RUN/jobs/PATH-SHARD.log.
 job() {
 	local run=$1 art=$2 name=$3-$4
-	mkdir -p "$run/shards/$name-cache" "$run/shards/$name-build"
+	mkdir -p "$run/jobs/$name-cache" "$run/jobs/$name-build"
 	env -u N900_SUITES N900_ARTEFACT="$art" N900_RUN_DIR="$run/shards/$name" \
-		N900_BUILD_DIR="$run/shards/$name-build" N900_CACHE_DIR="$run/shards/$name-cache" \
+		N900_BUILD_DIR="$run/jobs/$name-build" N900_CACHE_DIR="$run/jobs/$name-cache" \
 		N900_TEST_SHARDS="$4" N900_BOOT_PATHS="$3" \
-		"$run/shards/src/build.sh" test 2>&1 | tee "$run/shards/$name.log" |
+		"$run/jobs/src/build.sh" test 2>&1 | tee "$run/jobs/$name.log" |
 		{ grep --line-buffered -E '^\[build\] (    [0-9]+ s:|    .*the guests took|error)' || true; } |
 		sed -u "s/^\[build\] /[build] $name: /"
 }
@@ -404,11 +405,11 @@ job() {
 # path side by side, one path after the other
 shards() {
 	local run=$1 art=$2 p s l t0 pids lanes
-	mkdir -p "$run/shards/src"
+	mkdir -p "$run/jobs/src"
 	# the sources (tracked and new files, as they are now), not the build
 	git -C "$TOP" ls-files -co --exclude-standard -z |
-		tar -C "$TOP" --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$run/shards/src" -xf -
-	[ -x "$run/shards/src/build.sh" ] || die "cannot copy the sources into $run/shards/src (git ls-files)"
+		tar -C "$TOP" --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$run/jobs/src" -xf -
+	[ -x "$run/jobs/src/build.sh" ] || die "cannot copy the sources into $run/jobs/src (git ls-files)"
 	: >"$run/phase-seconds"
 	for p in $(awk '{ print $1 }' "$art/guests" | uniq); do
 		t0=$SECONDS pids=()
@@ -436,13 +437,13 @@ isolation() {
 	echo "1..$(jobs "$art/guests" | wc -l)"
 	while read -r p s _; do
 		n=$((n + 1)) why=
-		grep -qF "test guests (from the artefact $art)" "$run/shards/$p-$s.log" 2>/dev/null ||
+		grep -qF "test guests (from the artefact $art)" "$run/jobs/$p-$s.log" 2>/dev/null ||
 			why="$why its plan did not come from the artefact;"
-		[ ! -e "$run/shards/src/build" ] || why="$why the source copy has a build/;"
-		extra=$(cd "$run/shards" && find "$p-$s-build" "$p-$s-cache" -type f \
+		[ ! -e "$run/jobs/src/build" ] || why="$why the source copy has a build/;"
+		extra=$(cd "$run/jobs" && find "$p-$s-build" "$p-$s-cache" -type f \
 			! -path "$p-$s-build/logs/*" 2>/dev/null | awk 'NR <= 3' | tr '\n' ' ')
 		[ -z "$extra" ] || why="$why its build or cache directory has $extra;"
-		[ -d "$run/shards/$p-$s-build" ] || why="$why no build directory of its own;"
+		[ -d "$run/jobs/$p-$s-build" ] || why="$why no build directory of its own;"
 		if [ -z "$why" ]; then
 			echo "ok $n ${p}-${s}_ran_from_the_artefact_alone"
 		else
