@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # rootfs/build.sh FLAVOUR MODE TOPOLOGY [TOPOLOGY...]: the initramfs step.
 # Downloads the guest's Debian packages (armhf, through a private apt
-# configuration: the host's apt sources are never touched), cross-compiles
+# configuration: the host's apt sources are never touched), and GStreamer
+# through one of its own (only its closure goes in: build/gst), cross-compiles
 # the guest tests, computes what the tests compare against (reference
 # frames, documented errnos, malformed trees), and packs
 # build/FLAVOUR/rootfs.cpio: the packages, the FLAVOUR kernel's modules and
