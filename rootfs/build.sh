@@ -160,9 +160,11 @@ guest_gstreamer() {
 	rm -rf "$BUILD/gst"
 	mkdir -p "$stage" "$root"
 	stage=$(cd "$stage" && pwd -P)
+	# unpacked, and which package has which path ("PATH DEB")
 	for deb in "${debs[@]}"; do
 		dpkg-deb -x "$deb" "$stage"
-	done
+		dpkg-deb -c "$deb" | awk -v d="$deb" '{ p = $6; sub(/^\.\//, "", p); print p, d }'
+	done >"$BUILD/gst/paths"
 	todo=(usr/bin/gst-launch-1.0 usr/bin/gst-inspect-1.0
 		"$GST_LIBDIR/gstreamer1.0/gstreamer-1.0/gst-plugin-scanner")
 	# the dynamic linker (PT_INTERP, /lib/... in a merged-/usr tree)
@@ -210,8 +212,13 @@ guest_gstreamer() {
 			todo+=("$n")
 		done < <(elf_needed "$stage/$f")
 	done
+	# the packages the closure took files from (for the versions of what
+	# the guest holds): a path under /lib may be listed there
+	(cd "$root" && find . ! -type d | sed 's|^\./||') | while IFS= read -r f; do
+		awk -v a="$f" -v b="${f#usr/}" '$1 == a || $1 == b { print $2; exit }' "$BUILD/gst/paths"
+	done | sort -u >"$BUILD/gst/debs"
 	echo "$key" >"$BUILD/gst/key"
-	done_step "$(du -sh "$root" | cut -f1) in $(find "$root" -type f | wc -l) files, from ${#debs[@]} packages"
+	done_step "$(du -sh "$root" | cut -f1) in $(find "$root" -type f | wc -l) files, from $(wc -l <"$BUILD/gst/debs") of ${#debs[@]} packages (build/gst/debs)"
 }
 
 # guest_tests: tests/guest/*.c cross-compiled into build/tests, and what
