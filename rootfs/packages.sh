@@ -19,6 +19,7 @@ set -euo pipefail
 # PACKAGE SERIES: the series of each package whose output the tests read
 SERIES='
 v4l-utils 1.30
+gstreamer1.0-tools 1.26
 '
 
 # upstream VERSION: the upstream part of a Debian version (no epoch, no
