@@ -470,6 +470,50 @@ struct isp_block *isp_block_of(struct media_entity *entity)
 	return sd->internal_ops == &block_internal_ops ? to_isp_block(sd) : NULL;
 }
 
+/**
+ * isp_block_type_of() - the block type a device tree node describes
+ * @fwnode: a device tree node, an ISP block or anything else
+ *
+ * Read from the node's compatible, whether or not its device is bound.
+ *
+ * Return: the block type, or NULL when @fwnode is no ISP block.
+ */
+const struct isp_block_type *isp_block_type_of(struct fwnode_handle *fwnode)
+{
+	const struct of_device_id *id;
+
+	id = of_match_node(isp_block_driver.driver.of_match_table,
+			   to_of_node(fwnode));
+	return id ? id->data : NULL;
+}
+
+/**
+ * isp_block_pad_can_carry() - whether a pad of a block type can carry a code
+ * @type: the block type
+ * @pad: a pad of a block of that type: the sink (0) or a source
+ * @code: a media bus code
+ *
+ * What the pad can ever take (the sink) or give (a source, from any code
+ * the sink takes), whatever formats the block's pads have now: the codes a
+ * video node linked to the pad may meet (isp_video.c).
+ *
+ * Return: true when @pad can carry @code.
+ */
+bool isp_block_pad_can_carry(const struct isp_block_type *type,
+			     unsigned int pad, u32 code)
+{
+	unsigned int i, j;
+	u32 c;
+
+	if (pad == ISP_PAD_SINK)
+		return block_has_code(type, code);
+	for (i = 0; i < type->num_codes; i++)
+		for (j = 0; (c = source_code(type, pad, type->codes[i], j)); j++)
+			if (c == code)
+				return true;
+	return false;
+}
+
 /* -----------------------------------------------------------------------------
  * Initialization and Cleanup
  */
