@@ -39,7 +39,7 @@ check() { # NAME ENTITY PAD EXPECTED (against $snap)
 ceil4() { echo $((($1 + 3) / 4)); }
 clamp() { v=$1; [ "$v" -ge "$2" ] || v=$2; [ "$v" -le "$3" ] || v=$3; echo "$v"; }
 
-ktap_plan 26
+ktap_plan 27
 # The links of the main pipeline, as the device tree enables them at boot:
 # set here, as any suite before this one may have changed them.
 media-ctl -r
@@ -76,6 +76,11 @@ check preview_source_refuses_bayer "$PRV" 1 "YUYV8_1X16/${W}x$H"
 check resizer_upscale_clamped_to_4x "$RSZ" 1 \
 	"UYVY8_1X16/$(clamp $((640 * 4)) 32 4096)x$(clamp $((480 * 4)) 32 4096)"
 check sink_size_clamped_to_min "$CCDC" 0 "SGRBG10_1X10/32x32"
+# an odd width rounds to the nearest even one, as the video nodes' do (the
+# frame code works on pixel pairs): 641 -> 642
+media-ctl -V "$CCDC:0 [fmt:SGRBG10_1X10/641x481]"
+snap=$(snapshot)
+check odd_width_rounded_to_even "$CCDC" 0 "SGRBG10_1X10/$((641 + 1))x481"
 
 # Crop: the CCDC output formatter writes its crop rectangle to memory, the
 # video port keeps the whole frame; the resizer scales its sink crop.
