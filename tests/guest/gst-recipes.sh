@@ -10,7 +10,9 @@
 #   gst_frames.NAME  the recipe wrote as many frames as its num-buffers,
 #                    each the model's frame
 #   gst_png.NAME     as many PNGs, each a whole PNG (signature, IHDR,
-#                    IEND) of the case's width and height
+#                    IEND) of the case's width and height, and each one
+#                    decoded by GStreamer's pngdec to a picture of that
+#                    size (caps fixed to it: another fails to negotiate)
 # and a pipeline whose caps do not match it must fail cleanly:
 #   mismatched_caps_fail_cleanly  caps of twice the pipeline's size:
 #                    gst-launch-1.0 exits non-zero within GST_FAIL_TIMEOUT
@@ -81,6 +83,26 @@ png_size() {
 	echo "$(((${17} << 24) | (${18} << 16) | (${19} << 8) | ${20})) $(((${21} << 24) | (${22} << 16) | (${23} << 8) | ${24}))"
 }
 
+# png_decode NAME N W H: GStreamer's pngdec decodes /tmp/gst-NAME-0.png to
+# -(N-1).png, each to a W x H picture (caps fixed to that size: any other
+# fails to negotiate), one output file each; prints what went wrong, if
+# anything
+png_decode() {
+	rm -f /tmp/gst-dec-*
+	out=$(timeout "$GST_FAIL_TIMEOUT" gst-launch-1.0 -q multifilesrc \
+		location="/tmp/gst-$1-%d.png" index=0 stop-index=$(($2 - 1)) \
+		caps=image/png ! pngdec ! "video/x-raw,width=$3,height=$4" ! \
+		multifilesink location=/tmp/gst-dec-%d.raw 2>&1)
+	rc=$?
+	got=$(find /tmp -maxdepth 1 -name 'gst-dec-*.raw' | wc -l)
+	rm -f /tmp/gst-dec-*
+	if [ $rc -ne 0 ]; then
+		echo "pngdec to ${3}x$4: exit $rc: $(echo "$out" | grep -i error | head -n 1); $(echo "$out" | grep -o 'reason [a-z-]*' | head -n 1)"
+	elif [ "$got" != "$2" ]; then
+		echo "pngdec to ${3}x$4: $got pictures of $2 PNGs"
+	fi
+}
+
 # case_lines CASE: the lines of frames.spec case CASE
 case_lines() { sed -n "/^case $1\$/,/^case /p" $SPEC | sed '1d;/^case /d'; }
 # case_capture CASE: its capture line, "ENTITY W H FOURCC"
@@ -139,7 +161,12 @@ while IFS= read -r c; do
 		[ "$s" = "$size" ] || err="$f is ${s% *}x${s#* }, the pipeline's size is ${size% *}x${size#* }"
 	done </tmp/gst-png.txt
 	if [ -z "$err" ]; then
-		ktap_result 1 "gst_png.$name" "$n PNGs of ${size% *}x${size#* }"
+		t=$(uptime_s)
+		err=$(png_decode "$name" "$n" "${size% *}" "${size#* }")
+		echo "# pngdec of $n PNGs took $(elapsed "$t") s"
+	fi
+	if [ -z "$err" ]; then
+		ktap_result 1 "gst_png.$name" "$n PNGs of ${size% *}x${size#* }, each decoded by pngdec"
 	else
 		ktap_result 0 "gst_png.$name" "$err"
 	fi

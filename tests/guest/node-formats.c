@@ -22,7 +22,10 @@
  *    same after the formats of the linked subdevices change (each code of
  *    their sink pad in turn, other sizes, another code on the linked pad)
  *    and after the data links change (every mutable one disabled, then
- *    every one enabled that can be);
+ *    every one enabled that can be); that check proves something only if
+ *    the changes were made, so every SUBDEV_S_FMT must succeed, each
+ *    round must change some linked pad's ACTIVE format or the codes it
+ *    enumerates, and disabling the links must disable at least one;
  *  - an image node's ENUM_FRAMESIZES is the documented DMA range below,
  *    TRY_FMT clamps and rounds to it (too small, too big, odd sizes, an
  *    unknown pixel format), and S_FMT gives what TRY_FMT gave;
@@ -618,12 +621,62 @@ static void add_code(struct node *n, __u32 code)
 		n->codes[n->num_codes++] = code;
 }
 
+/* every S_FMT of the format rounds succeeded; else the first failure */
+static int fmt_failed;
+static char fmt_failure[200];
+
+/* S_FMT through format_round: a failure is recorded (the first one kept) */
+static void round_s_fmt(struct subdev *sd, unsigned int pad,
+			struct v4l2_subdev_format *f)
+{
+	if (!sd_fmt(sd, pad, 1, f))
+		return;
+	ktap_diag("%s: SUBDEV_S_FMT pad %u: %s", sd->name, pad,
+		  strerror(errno));
+	if (!fmt_failed++)
+		snprintf(fmt_failure, sizeof(fmt_failure),
+			 "%s pad %u: SUBDEV_S_FMT: %s", sd->name, pad,
+			 strerror(errno));
+}
+
+/*
+ * What the nodes' linked pads carry now: each one's ACTIVE format
+ * (SUBDEV_G_FMT) and the codes it enumerates, into @out.
+ */
+static void linked_pads(char *out, size_t len)
+{
+	struct v4l2_subdev_format f;
+	__u32 codes[MAX_CODES];
+	unsigned int i, j, nc;
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < n_nodes && o < len; i++) {
+		struct node *n = &nodes[i];
+
+		if (!n->sd)
+			continue;
+		memset(&f, 0, sizeof(f));
+		if (sd_fmt(n->sd, n->pad, 0, &f))
+			f.format.code = 0;
+		o += snprintf(out + o, len - o, "%s:%u 0x%04x/%ux%u [",
+			      n->sd->name, n->pad, f.format.code,
+			      f.format.width, f.format.height);
+		nc = sd_codes(n->sd, n->pad, codes, MAX_CODES);
+		for (j = 0; j < nc && o < len; j++)
+			o += snprintf(out + o, len - o, "%s0x%04x", j ? " " : "",
+				      codes[j]);
+		if (o < len)
+			o += snprintf(out + o, len - o, "]; ");
+	}
+}
+
 /*
  * Round @round of the format changes: the sink pad of every subdevice
  * linked to a node takes its @round-th code (when it has that many) at
  * another size, and each linked source pad its last code for it. Records
- * the codes each node's linked pad carries. Returns whether any subdevice
- * changed.
+ * the codes each node's linked pad carries, and every S_FMT that fails
+ * (fmt_failed). Returns whether any subdevice took part.
  */
 static int format_round(unsigned int round)
 {
@@ -645,9 +698,7 @@ static int format_round(unsigned int round)
 		f.format.width = sizes[round % 4][0];
 		f.format.height = sizes[round % 4][1];
 		f.format.field = V4L2_FIELD_NONE;
-		if (sd_fmt(sd, 0, 1, &f))
-			ktap_diag("%s: SUBDEV_S_FMT pad 0: %s", sd->name,
-				  strerror(errno));
+		round_s_fmt(sd, 0, &f);
 		changed = 1;
 	}
 	for (i = 0; i < n_nodes; i++) {
@@ -667,7 +718,7 @@ static int format_round(unsigned int round)
 			f.format.code = codes[nc - 1];
 		f.format.width = f.format.width > 64 ? f.format.width / 2 : 256;
 		f.format.height = f.format.height > 64 ? f.format.height / 2 : 192;
-		sd_fmt(n->sd, n->pad, 1, &f);
+		round_s_fmt(n->sd, n->pad, &f);
 	}
 	return changed;
 }
@@ -715,6 +766,30 @@ static unsigned int set_links(int on)
 		}
 	}
 	return done;
+}
+
+/*
+ * How many of the data links enabled at the start are disabled now (the
+ * media device's topology, read again); -1 if it cannot be read.
+ */
+static int links_disabled(void)
+{
+	unsigned int i, j;
+	int n = 0;
+
+	if (get_topology())
+		return -1;
+	for (i = 0; i < n_saved_links; i++) {
+		const struct media_v2_link *l = &saved_links[i];
+
+		if (!is_data(l) || !(l->flags & MEDIA_LNK_FL_ENABLED))
+			continue;
+		for (j = 0; j < topo.num_links; j++)
+			if (t_links[j].id == l->id &&
+			    !(t_links[j].flags & MEDIA_LNK_FL_ENABLED))
+				n++;
+	}
+	return n;
 }
 
 static int links_restored(void)
@@ -990,9 +1065,10 @@ static int check_s_fmt(struct node *n)
 int main(int argc, char **argv)
 {
 	const char *media = argc > 1 ? argv[1] : "/dev/media0";
-	unsigned int i, round, n_image = 0;
+	static char pads_before[2048], pads_now[2048];
+	unsigned int i, round, n_image = 0, same_rounds = 0;
 	struct v4l2_frmsizeenum fs;
-	int restored;
+	int restored, disabled;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	answer = malloc(ANSWER_LEN);
@@ -1005,7 +1081,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < n_nodes; i++)
 		n_image += !nodes[i].meta;
-	ktap_plan(3 * n_nodes + 3 * n_image + (n_nodes - n_image) + 1);
+	ktap_plan(3 + 3 * n_nodes + 3 * n_image + (n_nodes - n_image) + 1);
 	ktap_diag("%u video nodes, %u of them image nodes, %u subdevices linked",
 		  n_nodes, n_image, n_subdevs);
 
@@ -1025,20 +1101,51 @@ int main(int argc, char **argv)
 			return 1;
 	}
 
-	/* the formats of the linked subdevices, each sink code in turn */
-	for (round = 0; format_round(round); round++)
+	/*
+	 * the formats of the linked subdevices, each sink code in turn; each
+	 * round must have changed what some linked pad carries (its ACTIVE
+	 * format or its codes), else the nodes' answers are compared under
+	 * the same pipeline and prove nothing
+	 */
+	linked_pads(pads_before, sizeof(pads_before));
+	for (round = 0; format_round(round); round++) {
+		linked_pads(pads_now, sizeof(pads_now));
+		if (!strcmp(pads_now, pads_before)) {
+			ktap_diag("format round %u: no linked pad changed: %s",
+				  round, pads_now);
+			same_rounds++;
+		}
 		compare_all(0, "a change of the linked subdevices' formats");
+	}
 	for (i = 0; i < n_subdevs; i++)
 		restore_subdev(&subdevs[i]);
 	compare_all(0, "their formats restored");
 
 	/* the links: every mutable one off, then every one on that can be */
 	ktap_diag("%u links disabled", set_links(0));
+	disabled = links_disabled();
 	compare_all(1, "every mutable data link disabled");
 	ktap_diag("%u links enabled", set_links(1));
 	compare_all(1, "every data link that can be enabled enabled");
 	set_links(-1);
 	compare_all(1, "the links restored");
+
+	/* the changes the independence results below rest on were made */
+	if (fmt_failed)
+		ktap_result(0, "format_changes_applied # %d SUBDEV_S_FMT failed, first %s",
+			    fmt_failed, fmt_failure);
+	else
+		ktap_result(1, "format_changes_applied");
+	if (!round || same_rounds)
+		ktap_result(0, "format_changes_change_linked_pads # %u of %u rounds changed nothing",
+			    same_rounds, round);
+	else
+		ktap_result(1, "format_changes_change_linked_pads # %u rounds", round);
+	if (disabled > 0)
+		ktap_result(1, "links_disabled # %d enabled at the start", disabled);
+	else
+		ktap_result(0, "links_disabled # %d of the links enabled at the start disabled",
+			    disabled);
 
 	for (i = 0; i < n_nodes; i++) {
 		struct node *n = &nodes[i];
