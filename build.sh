@@ -59,10 +59,17 @@ fit() {
 new_run() {
 	RUN=${N900_RUN_DIR:-$BUILD/runs/$1-$(date -u +%Y%m%dT%H%M%SZ)}
 	RUN=$(realpath -m "$RUN")
+	# an old run's consoles would pass for this one's
+	[ -z "$(ls -A "$RUN" 2>/dev/null)" ] ||
+		die "the run directory $RUN is not empty: remove it, or choose another N900_RUN_DIR"
 	mkdir -p "$RUN" "$BUILD/runs"
 	"$TOP/board/qemu.sh" share-mode >"$RUN/share-mode"
 	[ -n "${N900_RUN_DIR:-}" ] || ln -sfn "$(basename "$RUN")" "$BUILD/runs/latest"
-	say "this run's logs and artefacts: ${RUN#"$TOP"/}${N900_RUN_DIR:+ (N900_RUN_DIR)}${N900_RUN_DIR:-" (also build/runs/latest)"}"
+	if [ -n "${N900_RUN_DIR:-}" ]; then
+		say "this run's logs and artefacts: ${RUN#"$TOP"/} (N900_RUN_DIR)"
+	else
+		say "this run's logs and artefacts: ${RUN#"$TOP"/} (also build/runs/latest)"
+	fi
 }
 
 cmd_demo() {
@@ -110,9 +117,12 @@ cmd_test() {
 	# one vCPU per guest: guests run side by side (tests/host/test.sh)
 	export QEMU_SMP=1
 	if [ -n "${N900_ARTEFACT:-}" ]; then
+		# QEMU first: the run's share mode depends on it
+		ensure_packages "${HOST_RUNTIME_PACKAGES[@]}"
 		new_run test
 		art=$("$TOP/tests/host/test.sh" unpack "$N900_ARTEFACT" "$RUN/artefact")
-		ensure_packages "${HOST_RUNTIME_PACKAGES[@]}"
+		# which artefact this run used: merge leaves out another's runs
+		cp "$art/artefact" "$RUN/artefact-id"
 		here=$(git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown)
 		grep -qx "commit $here" "$art/artefact" ||
 			say "warning: the artefact was packed from $(sed -n 's/^commit //p' "$art/artefact"), this tree is $here: its scripts run the artefact's guests"
@@ -151,6 +161,7 @@ cmd_pack() {
 cmd_merge() {
 	local art
 	[ $# -ge 2 ] || die "usage: ./build.sh merge ARTEFACT SHARD_RUN_DIR..."
+	ensure_packages "${HOST_RUNTIME_PACKAGES[@]}"
 	new_run merge
 	art=$("$TOP/tests/host/test.sh" unpack "$1" "$RUN/artefact")
 	shift
@@ -251,7 +262,8 @@ usage() {
 		  pack [OUT]  build and lint what "test" boots, and pack it (kernel,
 		              initramfs, FIT, trees, expected values, KTAP parser, lint
 		              results, plan) into OUT (default build/artefact.tar; a
-		              directory unless OUT ends in .tar)
+		              directory unless OUT ends in .tar). OUT is replaced: an
+		              existing directory must be an artefact or empty
 		  merge ART DIR...  the one verdict ("N passed, N failed", JUnit, exit
 		              status) of shard runs: DIR are their run directories,
 		              ART the artefact they ran from; a planned guest that no
@@ -287,10 +299,16 @@ usage() {
 		  N900_BOOT_PATHS     the boot paths "test" runs (default "direct uboot")
 		  N900_TEST_SHARDS    the shards "test" boots on the direct path (default:
 		                      every shard of tests/data/shards but "boot"), e.g.
-		                      "faults" for the fault tests only
+		                      "faults" for the fault tests only; with
+		                      N900_ARTEFACT, any of the artefact's shards ("boot"
+		                      is the U-Boot path's; default: all of them)
 		  N900_ARTEFACT       "test" runs from this artefact (./build.sh pack) and
-		                      builds nothing
-		  N900_RUN_DIR        the run directory (default build/runs/COMMAND-TIME)
+		                      builds nothing; its guests were fixed when it was
+		                      packed (N900_SUITES is refused, N900_TOPOLOGY and
+		                      N900_STRESS_TOPOLOGIES do nothing)
+		  N900_RUN_DIR        the run directory (default build/runs/COMMAND-TIME;
+		                      it must be new or empty; build/runs/latest is left)
+		  N900_BUILD_DIR      where the steps find what is built (default build/)
 		  N900_SUITES         only these suites, e.g. "frames,power" (names of
 		                      tests/data/shards, .sh optional): "test" boots only
 		                      the shards that hold them

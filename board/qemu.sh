@@ -150,7 +150,7 @@ boot_guest() {
 		esac
 	done
 	[ $# -eq 5 ] || die "usage: board/qemu.sh boot [--uboot] [--console] [--append ARGS] [--timeout S] FLAVOUR MODE TOPOLOGY RUN NAME"
-	local flavour=$1 mode=$2 topo=$3 run=$4 name=$5 qemu_cmd
+	local flavour=$1 mode=$2 topo=$3 run=$4 name=$5 qemu_cmd zimage
 	local out=$run/$name log=$run/$name.log dtb=$BUILD/dt/$3.dtb fit
 	[ -f "$dtb" ] || die "no $dtb: run ./build.sh dtb $topo"
 	[ -n "$how" ] || how=$(cat "$run/share-mode" 2>/dev/null || share_mode)
@@ -161,7 +161,11 @@ boot_guest() {
 		say "warning: no ${BUILD#"$TOP"/}/$flavour/guest-packages (run ./build.sh rootfs)" >&2
 	case $path in
 	direct)
-		qemu_cmd=(run-direct "$(state_get "$flavour" ZIMAGE)"
+		# ZIMAGE (older states: the kernel build directory's)
+		zimage=$(sed -n 's/^ZIMAGE=//p' "$BUILD/$flavour/state" 2>/dev/null)
+		[ -z "$zimage" ] || zimage=$(state_get "$flavour" ZIMAGE)
+		[ -n "$zimage" ] || zimage=$(state_get "$flavour" KOUT)/arch/arm/boot/zImage
+		qemu_cmd=(run-direct "$zimage"
 			"$(state_get "$flavour" INITRD)" "$dtb" "$append")
 		;;
 	uboot)

@@ -64,6 +64,7 @@ cat <<HDR
 &{/} {
 	isp {
 		compatible = "n900emu,omap3-isp";
+		#clock-cells = <1>;
 		label = "N900 stress: $topo-$n";
 
 HDR

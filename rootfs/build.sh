@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # rootfs/build.sh FLAVOUR MODE TOPOLOGY [TOPOLOGY...]: the initramfs step.
 # Downloads the guest's Debian packages (armhf, through a private apt
-# configuration: the host's apt sources are never touched), cross-compiles
+# configuration: the host's apt sources are never touched), and GStreamer
+# through one of its own (only its closure goes in: build/gst), cross-compiles
 # the guest tests, computes what the tests compare against (reference
 # frames, documented errnos, malformed trees), and packs
 # build/FLAVOUR/rootfs.cpio: the packages, the FLAVOUR kernel's modules and
@@ -74,6 +75,147 @@ guest_packages() {
 	done_step "$(find "$DEBS" -maxdepth 1 -name '*.deb' | wc -l) packages"
 }
 
+# apt_debs CONF ARCHIVES LIST PKG...: LIST gets the .deb files (paths in
+# ARCHIVES) of PKG... and everything they depend on, as the private apt
+# configuration CONF resolves them for an empty system: the exact set to
+# unpack, never ARCHIVES/*.deb (an archive directory keeps every version it
+# ever fetched, and other worktrees share it). What is missing is
+# downloaded.
+apt_debs() {
+	local conf=$1 archives=$2 list=$3 deb absent=0 n
+	shift 3
+	APT_CONFIG=$conf apt-get -s -y install "$@" >"$list.sim" 2>"$LOGS/apt-resolve.log" ||
+		{ cat "$LOGS/apt-resolve.log" >&2; die "apt cannot resolve $* (APT_CONFIG=$conf)"; }
+	awk '/^Inst / { v = substr($3, 2); gsub(":", "%3a", v)
+		a = $0; sub(/^[^[]*\[/, "", a); sub(/\].*/, "", a)
+		print $2 "_" v "_" a ".deb" }' "$list.sim" >"$list"
+	rm -f "$list.sim"
+	n=$(wc -l <"$list")
+	[ "$n" -gt 0 ] || die "apt resolves no package for $* (APT_CONFIG=$conf)"
+	while IFS= read -r deb; do
+		[ -f "$archives/$deb" ] || absent=$((absent + 1))
+	done <"$list"
+	if [ $absent -gt 0 ]; then
+		say "    downloading $absent of $n packages into $archives"
+		APT_CONFIG=$conf run_logged "apt-download-$(basename "$(dirname "$(dirname "$archives")")")" \
+			apt-get -y --download-only install "$@"
+	fi
+	while IFS= read -r deb; do
+		[ -f "$archives/$deb" ] || die "apt did not download $deb into $archives (see $LOGS)"
+		echo "$archives/$deb"
+	done <"$list" >"$list.new"
+	mv "$list.new" "$list"
+}
+
+# GStreamer in the guest: gst-launch-1.0 and these plugins, with the shared
+# libraries they need and nothing else of their packages
+GST_PACKAGES=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good)
+# coreelements: filesink, tee, queue, capsfilter, fakesink; video4linux2:
+# v4l2src; videoconvertscale: videoconvert; png: pngenc; multifile:
+# multifilesink
+GST_PLUGINS=(coreelements video4linux2 videoconvertscale png multifile)
+GST_LIBDIR=usr/lib/arm-linux-gnueabihf
+GST_PLUGINDIR=$GST_LIBDIR/gstreamer-1.0
+
+# elf_needed FILE: the DT_NEEDED sonames of an ELF file
+elf_needed() {
+	"${CROSS}readelf" -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'
+}
+
+# guest_gstreamer: build/gst/root, GStreamer's closure: its GStreamer
+# packages (GST_PACKAGES and their dependencies, Debian GUEST_SUITE armhf)
+# are downloaded into an apt cache of their own (the package lists are
+# those of guest_packages, so the versions agree with the rest of the
+# guest) and unpacked into build/gst/stage; build/gst/root gets
+# gst-launch-1.0, the plugin scanner, the GST_PLUGINS and the shared
+# libraries they need, DT_NEEDED resolved recursively against the stage.
+guest_gstreamer() {
+	local base=$CACHE/apt-$GUEST_SUITE-armhf apt=$CACHE/apt-$GUEST_SUITE-armhf-gst
+	local stage=$BUILD/gst/stage root=$BUILD/gst/root key deb f so p n l d
+	local -a debs=() todo=()
+	local -A seen=()
+	mkdir -p "$apt"/{cache/archives/partial,state}
+	: >"$apt/status"
+	# guest_packages' configuration, with a cache and state of its own
+	cat >"$apt/apt.conf" <<-EOC
+		#include "$base/apt.conf";
+		Dir::State "$apt/state";
+		Dir::State::lists "$base/lists";
+		Dir::State::status "$apt/status";
+		Dir::Cache "$apt/cache";
+	EOC
+	step "GStreamer (Debian $GUEST_SUITE armhf): ${GST_PACKAGES[*]}"
+	apt_debs "$apt/apt.conf" "$apt/cache/archives" "$BUILD/gst-debs" "${GST_PACKAGES[@]}"
+	mapfile -t debs <"$BUILD/gst-debs"
+	key=$(printf '%s\n' "${GST_PLUGINS[@]}" "${debs[@]##*/}" | sha256sum | cut -c1-16)
+	if [ "$(cat "$BUILD/gst/key" 2>/dev/null)" = "$key" ]; then
+		done_step "cached: $(du -sh "$root" | cut -f1), $(find "$root" -type f | wc -l) files"
+		return 0
+	fi
+	rm -rf "$BUILD/gst"
+	mkdir -p "$stage" "$root"
+	stage=$(cd "$stage" && pwd -P)
+	# unpacked, and which package has which path ("PATH DEB")
+	for deb in "${debs[@]}"; do
+		dpkg-deb -x "$deb" "$stage"
+		dpkg-deb -c "$deb" | awk -v d="$deb" '{ p = $6; sub(/^\.\//, "", p); print p, d }'
+	done >"$BUILD/gst/paths"
+	todo=(usr/bin/gst-launch-1.0 usr/bin/gst-inspect-1.0
+		"$GST_LIBDIR/gstreamer1.0/gstreamer-1.0/gst-plugin-scanner")
+	# the dynamic linker (PT_INTERP, /lib/... in a merged-/usr tree)
+	f=$("${CROSS}readelf" -l "$stage/usr/bin/gst-launch-1.0" |
+		sed -n 's/.*program interpreter: \/\(.*\)\]$/\1/p')
+	[ -e "$stage/$f" ] || f=usr/$f
+	todo+=("$f")
+	for p in "${GST_PLUGINS[@]}"; do
+		f=$GST_PLUGINDIR/libgst$p.so
+		[ -f "$stage/$f" ] || die "no GStreamer plugin '$p' ($f) in ${GST_PACKAGES[*]}; there are: $(
+			for l in "$stage/$GST_PLUGINDIR"/libgst*.so; do
+				l=${l##*/libgst}
+				printf '%s ' "${l%.so}"
+			done)"
+		todo+=("$f")
+	done
+	# the closure: each file, then the libraries it needs, once each
+	while [ ${#todo[@]} -gt 0 ]; do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		# one name a file: the directory without links (/lib is usr/lib)
+		d=$(cd "$stage/$(dirname "$f")" 2>/dev/null && pwd -P) ||
+			die "GStreamer closure: no directory $(dirname "$f") for $f in the unpacked packages"
+		f=${d#"$stage"/}/$(basename "$f")
+		[ -z "${seen[$f]:-}" ] || continue
+		seen[$f]=1
+		[ -e "$stage/$f" ] || die "GStreamer closure: $f is in none of the packages apt resolved for ${GST_PACKAGES[*]}"
+		mkdir -p "$root/$(dirname "$f")"
+		cp -a "$stage/$f" "$root/$f"
+		# a library's soname is a link: take the file it names too
+		if [ -L "$stage/$f" ]; then
+			l=$(readlink "$stage/$f")
+			case $l in
+			/*) todo+=("${l#/}") ;;
+			*) todo+=("$(dirname "$f")/$l") ;;
+			esac
+			continue
+		fi
+		while IFS= read -r so; do
+			n=
+			for p in "$GST_LIBDIR" usr/lib lib/arm-linux-gnueabihf lib; do
+				[ -e "$stage/$p/$so" ] && { n=$p/$so; break; }
+			done
+			[ -n "$n" ] || die "GStreamer closure: $f needs $so, which no unpacked package has"
+			todo+=("$n")
+		done < <(elf_needed "$stage/$f")
+	done
+	# the packages the closure took files from (for the versions of what
+	# the guest holds): a path under /lib may be listed there
+	(cd "$root" && find . ! -type d | sed 's|^\./||') | while IFS= read -r f; do
+		awk -v a="$f" -v b="${f#usr/}" '$1 == a || $1 == b { print $2; exit }' "$BUILD/gst/paths"
+	done | sort -u >"$BUILD/gst/debs"
+	echo "$key" >"$BUILD/gst/key"
+	done_step "$(du -sh "$root" | cut -f1) in $(find "$root" -type f | wc -l) files, from $(wc -l <"$BUILD/gst/debs") of ${#debs[@]} packages (build/gst/debs)"
+}
+
 # guest_tests: tests/guest/*.c cross-compiled into build/tests, and what
 # the tests compare against
 guest_tests() {
@@ -139,14 +281,22 @@ make_rootfs() {
 	ln -s usr/bin "$root/bin"
 	ln -s usr/sbin "$root/sbin"
 	ln -s usr/lib "$root/lib"
-	for deb in "$DEBS"/*.deb; do
+	# exactly the packages apt resolves, not whatever the shared archive
+	# directory holds
+	apt_debs "$CACHE/apt-$GUEST_SUITE-armhf/apt.conf" "$DEBS" "$BUILD/guest-debs" \
+		"${GUEST_PACKAGES[@]}"
+	while IFS= read -r deb; do
 		dpkg-deb -x "$deb" "$root"
-	done
-	# the exact version of every package, in the guest and in every run
-	# directory (board/qemu.sh boot); a tested series, or a clear stop
-	"$TOP/rootfs/packages.sh" manifest "$DEBS"/*.deb >"$BUILD/$flavour/guest-packages"
+	done <"$BUILD/guest-debs"
+	# GStreamer's closure (guest_gstreamer)
+	cp -a "$BUILD/gst/root/." "$root/"
+	# the exact version of every package (GStreamer's: those its closure
+	# took files from), in the guest and in every run directory
+	# (board/qemu.sh boot); a tested series, or a clear stop
+	mapfile -t debs < <(cat "$BUILD/guest-debs" "$BUILD/gst/debs")
+	"$TOP/rootfs/packages.sh" manifest "${debs[@]}" | sort -u >"$BUILD/$flavour/guest-packages"
 	dup=$(awk 'seen[$1]++ { print $1 }' "$BUILD/$flavour/guest-packages" | sort -u | tr '\n' ' ')
-	[ -z "$dup" ] || die "two versions of guest package(s) $dup in $DEBS: remove the older .deb files (or the directory) and rebuild"
+	[ -z "$dup" ] || die "two versions of guest package(s) $dup: see $BUILD/$flavour/guest-packages"
 	series=$("$TOP/rootfs/packages.sh" check "$BUILD/$flavour/guest-packages") ||
 		die "the guest packages are not a tested series (Debian $GUEST_SUITE, see above)"
 	mkdir -p "$root/etc/n900"
@@ -188,6 +338,10 @@ make_rootfs() {
 	# README's media-ctl recipes, run verbatim by tests/guest/recipes.sh
 	sed -n '/<!-- recipes:begin -->/,/<!-- recipes:end -->/p' "$TOP/README.md" |
 		sed -e '/^<!--/d' -e '/^```/d' >"$root/etc/n900/recipes"
+	# README's GStreamer recipes, run verbatim by tests/guest/gst-recipes.sh
+	sed -n '/<!-- gst-recipes:begin -->/,/<!-- gst-recipes:end -->/p' "$TOP/README.md" |
+		sed -e '/^<!--/d' -e '/^```/d' >"$root/etc/n900/gst-recipes"
+	[ -s "$root/etc/n900/gst-recipes" ] || die "README.md has no gst-recipes:begin/end block"
 	echo "$mode" >"$root/etc/n900/mode"
 	# Uncompressed: gunzip in an emulated CPU costs seconds at every boot.
 	(cd "$root" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) \
@@ -206,6 +360,7 @@ make_rootfs() {
 }
 
 guest_packages
+guest_gstreamer
 guest_tests
 malformed_dtbs "$BUILD/dt-malformed"
 make_rootfs "$@"

@@ -19,6 +19,7 @@ set -euo pipefail
 # PACKAGE SERIES: the series of each package whose output the tests read
 SERIES='
 v4l-utils 1.30
+gstreamer1.0-tools 1.26
 '
 
 # upstream VERSION: the upstream part of a Debian version (no epoch, no
@@ -36,7 +37,7 @@ series() {
 	[ -n "$want" ] || return 0
 	up=$(upstream "$2")
 	case $up in
-	"$want" | "$want".*)
+	"$want" | "$want".* | "$want"[+~]*)
 		echo "$1 $2 (series $want)"
 		;;
 	*)

@@ -38,6 +38,21 @@
 #define ISP_DEF_WIDTH		640
 #define ISP_DEF_HEIGHT		480
 
+/*
+ * The DMA limits of an image video node: the frame sizes TRY_FMT and S_FMT
+ * give, ENUM_FRAMESIZES reports (V4L2_FRMSIZE_TYPE_STEPWISE) and its
+ * buffers are sized for, whatever the pipeline. Widths go in steps of 2:
+ * a frame is worked on in pixel pairs (a YUV 4:2:2 macropixel, a Bayer
+ * pair), so an odd-width source frame renders one pixel short and could
+ * never fill an odd-width buffer.
+ */
+#define ISP_VIDEO_MIN_WIDTH	ISP_MIN_WIDTH
+#define ISP_VIDEO_MAX_WIDTH	ISP_MAX_WIDTH
+#define ISP_VIDEO_STEP_WIDTH	2
+#define ISP_VIDEO_MIN_HEIGHT	ISP_MIN_HEIGHT
+#define ISP_VIDEO_MAX_HEIGHT	ISP_MAX_HEIGHT
+#define ISP_VIDEO_STEP_HEIGHT	1
+
 /* Device tree properties of an endpoint that set the link flags. */
 #define ISP_DT_LINK_ENABLED	"n900emu,link-enabled"
 #define ISP_DT_LINK_IMMUTABLE	"n900emu,link-immutable"
@@ -301,6 +316,9 @@ struct isp_stage_stats {
  * @lock: serialises ioctls and the queue
  * @format: current pixel format; for a metadata node, only its sizeimage
  *	(the statistics buffer size) is used
+ * @formats: the pixel formats an image node offers, BIT(i) for entry i of
+ *	the ISP's format table: those whose media bus code the pad its DT
+ *	port links to can ever carry; fixed at init, whatever the pipeline
  * @meta: the metadata format of a statistics capture node, NULL for an
  *	image node
  * @fwnode: the DT node that describes this video node
@@ -325,6 +343,7 @@ struct isp_video {
 	struct vb2_queue queue;
 	struct mutex lock;		/* serialises ioctls and the queue */
 	struct v4l2_pix_format format;
+	unsigned long formats;
 	const struct isp_meta_format *meta;
 	struct fwnode_handle *fwnode;
 	struct isp_device *isp;
@@ -401,6 +420,9 @@ void isp_debugfs_root_cleanup(void);
 
 /* isp_block.c */
 struct isp_block *isp_block_of(struct media_entity *entity);
+const struct isp_block_type *isp_block_type_of(struct fwnode_handle *fwnode);
+bool isp_block_pad_can_carry(const struct isp_block_type *type,
+			     unsigned int pad, u32 code);
 void isp_block_source_rect(struct isp_block *block, unsigned int pad,
 			   struct v4l2_rect *r);
 

@@ -5,9 +5,11 @@
  * between entities, and the rules they follow, are in isp_links.c.
  */
 
+#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/property.h>
+#include <media/v4l2-common.h>
 #include <media/v4l2-event.h>
 #include <media/v4l2-fwnode.h>
 
@@ -35,12 +37,21 @@ static bool code_is_bayer(u32 code)
 	}
 }
 
+/*
+ * A pad format of @code at @width x @height, clamped to the ISP's limits and
+ * its width rounded to the nearest even one, as the video nodes round theirs
+ * (the frame code works on pixel pairs): a size a pad takes is one a node
+ * can match.
+ */
 static void fill_format(struct v4l2_mbus_framefmt *fmt, u32 code,
 			u32 width, u32 height)
 {
 	fmt->code = code;
-	fmt->width = clamp_t(u32, width, ISP_MIN_WIDTH, ISP_MAX_WIDTH);
-	fmt->height = clamp_t(u32, height, ISP_MIN_HEIGHT, ISP_MAX_HEIGHT);
+	v4l_bound_align_image(&width, ISP_MIN_WIDTH, ISP_MAX_WIDTH,
+			      ilog2(ISP_VIDEO_STEP_WIDTH), &height,
+			      ISP_MIN_HEIGHT, ISP_MAX_HEIGHT, 0, 0);
+	fmt->width = width;
+	fmt->height = height;
 	fmt->field = V4L2_FIELD_NONE;
 	fmt->colorspace = code_is_bayer(code) ? V4L2_COLORSPACE_RAW :
 						V4L2_COLORSPACE_SRGB;
@@ -169,12 +180,14 @@ static void update_sources(struct isp_block *block,
 
 /*
  * Fit @r inside the sink frame, at least ISP_MIN_WIDTH x ISP_MIN_HEIGHT.
- * The top-left corner is even, so a Bayer crop keeps the colour order.
+ * The top-left corner is even, so a Bayer crop keeps the colour order, and
+ * so is the width (rounded down: the sink's is even), as the pads' are.
  */
 static void clamp_crop(struct v4l2_rect *r,
 		       const struct v4l2_mbus_framefmt *sink)
 {
-	r->width = clamp_t(u32, r->width, ISP_MIN_WIDTH, sink->width);
+	r->width = clamp_t(u32, r->width, ISP_MIN_WIDTH, sink->width) &
+		   ~(ISP_VIDEO_STEP_WIDTH - 1);
 	r->height = clamp_t(u32, r->height, ISP_MIN_HEIGHT, sink->height);
 	r->left = clamp_t(s32, r->left, 0, sink->width - r->width) & ~1;
 	r->top = clamp_t(s32, r->top, 0, sink->height - r->height) & ~1;
@@ -262,6 +275,10 @@ static int block_enum_frame_size(struct v4l2_subdev *sd,
 		fse->max_height = U32_MAX;
 		type->source_size(in.width, in.height, &fse->max_width,
 				  &fse->max_height);
+		/* the widths a pad takes are even (fill_format()) */
+		fse->min_width = ALIGN(fse->min_width, ISP_VIDEO_STEP_WIDTH);
+		fse->max_width = ALIGN_DOWN(fse->max_width,
+					    ISP_VIDEO_STEP_WIDTH);
 	}
 	return 0;
 }
@@ -468,6 +485,50 @@ struct isp_block *isp_block_of(struct media_entity *entity)
 		return NULL;
 	sd = media_entity_to_v4l2_subdev(entity);
 	return sd->internal_ops == &block_internal_ops ? to_isp_block(sd) : NULL;
+}
+
+/**
+ * isp_block_type_of() - the block type a device tree node describes
+ * @fwnode: a device tree node, an ISP block or anything else
+ *
+ * Read from the node's compatible, whether or not its device is bound.
+ *
+ * Return: the block type, or NULL when @fwnode is no ISP block.
+ */
+const struct isp_block_type *isp_block_type_of(struct fwnode_handle *fwnode)
+{
+	const struct of_device_id *id;
+
+	id = of_match_node(isp_block_driver.driver.of_match_table,
+			   to_of_node(fwnode));
+	return id ? id->data : NULL;
+}
+
+/**
+ * isp_block_pad_can_carry() - whether a pad of a block type can carry a code
+ * @type: the block type
+ * @pad: a pad of a block of that type: the sink (0) or a source
+ * @code: a media bus code
+ *
+ * What the pad can ever take (the sink) or give (a source, from any code
+ * the sink takes), whatever formats the block's pads have now: the codes a
+ * video node linked to the pad may meet (isp_video.c).
+ *
+ * Return: true when @pad can carry @code.
+ */
+bool isp_block_pad_can_carry(const struct isp_block_type *type,
+			     unsigned int pad, u32 code)
+{
+	unsigned int i, j;
+	u32 c;
+
+	if (pad == ISP_PAD_SINK)
+		return block_has_code(type, code);
+	for (i = 0; i < type->num_codes; i++)
+		for (j = 0; (c = source_code(type, pad, type->codes[i], j)); j++)
+			if (c == code)
+				return true;
+	return false;
 }
 
 /* -----------------------------------------------------------------------------

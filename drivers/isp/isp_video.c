@@ -13,12 +13,15 @@
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/log2.h>
 #include <linux/property.h>
+#include <media/v4l2-common.h>
 #include <media/v4l2-ioctl.h>
 #include <media/v4l2-mc.h>
 #include <media/videobuf2-vmalloc.h>
 
 #include "isp.h"
+#include "isp_pixel.h"
 #include "n900_isp_stats.h"
 #include "n900_power.h"
 
@@ -52,23 +55,76 @@ static const struct isp_meta_format isp_meta_formats[] = {
 	  sizeof(struct n900_isp_hist) },
 };
 
-/* The entry for @pixelformat, or NULL when the ISP has no such format. */
-static const struct isp_video_format *find_format(u32 pixelformat)
+/* -----------------------------------------------------------------------------
+ * Formats
+ *
+ * The video nodes set V4L2_CAP_IO_MC: what a node offers does not depend on
+ * the configuration of its pipeline (vidioc-enum-fmt.rst). An image node
+ * offers the pixel formats whose media bus code the pad its DT port links
+ * to can ever give (capture) or take (output), read once from that block's
+ * type (isp_video_dt_formats()); ENUM_FMT's mbus_code narrows them to the
+ * format of that code. TRY_FMT and S_FMT fit any request into those
+ * formats and the node's DMA limits (ISP_VIDEO_*). Whether the node's
+ * format matches its pipeline is checked at STREAMON, where a mismatch is
+ * EPIPE (isp_video_check_format()).
+ */
+
+#define ISP_VIDEO_ALL_FORMATS	GENMASK(ARRAY_SIZE(isp_video_formats) - 1, 0)
+
+/* the frame program's line buffers hold the widest frame a node takes */
+static_assert(ISP_VIDEO_MAX_WIDTH <= PIX_MAX_WIDTH);
+static_assert(ISP_VIDEO_MIN_WIDTH % ISP_VIDEO_STEP_WIDTH == 0 &&
+	      ISP_VIDEO_MAX_WIDTH % ISP_VIDEO_STEP_WIDTH == 0);
+/* v4l_bound_align_image() aligns to powers of 2 */
+static_assert(!(ISP_VIDEO_STEP_WIDTH & (ISP_VIDEO_STEP_WIDTH - 1)) &&
+	      !(ISP_VIDEO_STEP_HEIGHT & (ISP_VIDEO_STEP_HEIGHT - 1)));
+
+/* The entry of @video's formats for @pixelformat, or NULL. */
+static const struct isp_video_format *
+isp_video_find_format(const struct isp_video *video, u32 pixelformat)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(isp_video_formats); i++)
+	for_each_set_bit(i, &video->formats, ARRAY_SIZE(isp_video_formats))
 		if (isp_video_formats[i].pixelformat == pixelformat)
 			return &isp_video_formats[i];
 	return NULL;
 }
 
+/*
+ * The @index-th format of @video, among those of media bus code @code (0:
+ * any code). NULL past the last one.
+ */
+static const struct isp_video_format *
+isp_video_nth_format(const struct isp_video *video, u32 code,
+		     unsigned int index)
+{
+	const struct isp_video_format *f;
+	unsigned int i, n = 0;
+
+	for_each_set_bit(i, &video->formats, ARRAY_SIZE(isp_video_formats)) {
+		f = &isp_video_formats[i];
+		if (code && f->code != code)
+			continue;
+		if (n++ == index)
+			return f;
+	}
+	return NULL;
+}
+
+/*
+ * Fill in @pix for format @f at its requested size, fitted into the DMA
+ * limits: clamped, then rounded to the nearest step.
+ */
 static void fill_pix_format(struct v4l2_pix_format *pix,
 			    const struct isp_video_format *f)
 {
 	pix->pixelformat = f->pixelformat;
-	pix->width = clamp_t(u32, pix->width, ISP_MIN_WIDTH, ISP_MAX_WIDTH);
-	pix->height = clamp_t(u32, pix->height, ISP_MIN_HEIGHT, ISP_MAX_HEIGHT);
+	v4l_bound_align_image(&pix->width, ISP_VIDEO_MIN_WIDTH,
+			      ISP_VIDEO_MAX_WIDTH, ilog2(ISP_VIDEO_STEP_WIDTH),
+			      &pix->height, ISP_VIDEO_MIN_HEIGHT,
+			      ISP_VIDEO_MAX_HEIGHT, ilog2(ISP_VIDEO_STEP_HEIGHT),
+			      0);
 	pix->field = V4L2_FIELD_NONE;
 	pix->bytesperline = pix->width * f->bpp;
 	pix->sizeimage = pix->bytesperline * pix->height;
@@ -80,13 +136,59 @@ static void fill_pix_format(struct v4l2_pix_format *pix,
 	pix->priv = 0;
 }
 
-/* -----------------------------------------------------------------------------
- * Formats of the linked pad
+/* Adjust @pix to a format of @video: its own, or the node's first one. */
+static void isp_video_try_pix(const struct isp_video *video,
+			      struct v4l2_pix_format *pix)
+{
+	const struct isp_video_format *f;
+
+	f = isp_video_find_format(video, pix->pixelformat);
+	fill_pix_format(pix, f ? f : isp_video_nth_format(video, 0, 0));
+}
+
+/**
+ * isp_video_dt_formats() - the pixel formats of an image node
+ * @fwnode: the node's DT node
  *
- * A video node offers the pixel formats whose media bus code the subdevice
- * pad at the other end of its link can produce (capture) or accept
- * (output), as that pad's ACTIVE state enumerates them. Callers hold the
- * media graph mutex, so the link and its subdevice stay in place.
+ * The formats whose media bus code the pad at the other end of the node's
+ * DT endpoint can ever carry (isp_block_pad_can_carry()), taken from the
+ * block type of the remote node's compatible: they depend neither on the
+ * formats the pipeline has nor on whether the block is bound. A node linked
+ * to no ISP block, or to one that carries none of them, offers every
+ * format the ISP writes to memory.
+ *
+ * Return: BIT(i) for each entry i of isp_video_formats[] the node offers.
+ */
+static unsigned long isp_video_dt_formats(struct fwnode_handle *fwnode)
+{
+	const struct isp_block_type *type;
+	struct fwnode_handle *ep, *rep, *parent;
+	struct fwnode_endpoint fep;
+	unsigned long formats = 0;
+	unsigned int i;
+
+	fwnode_graph_for_each_endpoint(fwnode, ep) {
+		rep = fwnode_graph_get_remote_endpoint(ep);
+		if (!rep)
+			continue;
+		parent = fwnode_graph_get_port_parent(rep);
+		type = parent ? isp_block_type_of(parent) : NULL;
+		if (type && !fwnode_graph_parse_endpoint(rep, &fep))
+			for (i = 0; i < ARRAY_SIZE(isp_video_formats); i++)
+				if (isp_block_pad_can_carry(type, fep.port,
+							    isp_video_formats[i].code))
+					formats |= BIT(i);
+		fwnode_handle_put(parent);
+		fwnode_handle_put(rep);
+	}
+	return formats ? formats : ISP_VIDEO_ALL_FORMATS;
+}
+
+/* -----------------------------------------------------------------------------
+ * The format of the linked pad
+ *
+ * Callers hold the media graph mutex, so the link and its subdevice stay
+ * in place.
  */
 
 /* The subdevice pad at the other end of the video node's link, or NULL. */
@@ -103,70 +205,14 @@ static struct media_pad *isp_video_remote_pad(struct isp_video *video)
 	return NULL;
 }
 
-static bool isp_video_has_format(struct media_pad *remote,
-				 const struct isp_video_format *f)
-{
-	struct v4l2_subdev_mbus_code_enum mc = {
-		.which = V4L2_SUBDEV_FORMAT_ACTIVE,
-	};
-	struct v4l2_subdev *sd;
-
-	if (!remote)
-		return true;	/* not linked: every format is possible */
-
-	sd = media_entity_to_v4l2_subdev(remote->entity);
-	mc.pad = remote->index;
-	for (mc.index = 0;
-	     !v4l2_subdev_call_state_active(sd, pad, enum_mbus_code, &mc);
-	     mc.index++)
-		if (mc.code == f->code)
-			return true;
-	return false;
-}
-
-/*
- * The @index-th format the node offers, among those with media bus code
- * @code (0: any code). NULL past the last one.
- */
-static const struct isp_video_format *
-isp_video_nth_format(struct isp_video *video, u32 code, unsigned int index)
-{
-	struct mutex *graph = &video->isp->mdev.graph_mutex;
-	const struct isp_video_format *f, *found = NULL;
-	struct media_pad *remote;
-	unsigned int i, n = 0;
-
-	mutex_lock(graph);
-	remote = isp_video_remote_pad(video);
-	for (i = 0; i < ARRAY_SIZE(isp_video_formats) && !found; i++) {
-		f = &isp_video_formats[i];
-		if ((code && f->code != code) || !isp_video_has_format(remote, f))
-			continue;
-		if (n++ == index)
-			found = f;
-	}
-	mutex_unlock(graph);
-	return found;
-}
-
-/* Adjust @pix to a format the node offers: its own, or the first one. */
-static void isp_video_try_pix(struct isp_video *video,
-			      struct v4l2_pix_format *pix)
-{
-	const struct isp_video_format *f = find_format(pix->pixelformat);
-
-	if (!f || !isp_video_nth_format(video, f->code, 0))
-		f = isp_video_nth_format(video, 0, 0);
-	fill_pix_format(pix, f ? f : &isp_video_formats[0]);
-}
-
 /**
  * isp_video_init_format() - start from the format of the linked pad
  * @video: a registered video node whose link exists
  *
  * Called once the graph is complete, so that G_FMT on a fresh node reports
- * what the subdevice at the other end of its link has in its ACTIVE state.
- * The node was registered at probe, so a process may already have set its
+ * what the subdevice at the other end of its link has in its ACTIVE state,
+ * when the node offers that code (fitted into the node's DMA limits). The
+ * node was registered at probe, so a process may already have set its
  * format and be streaming with buffers of that size: a busy node keeps its
  * format.
  */
@@ -178,7 +224,6 @@ void isp_video_init_format(struct isp_video *video)
 	const struct isp_video_format *f = NULL;
 	struct media_pad *remote;
 	struct v4l2_subdev *sd;
-	unsigned int i;
 
 	if (video->meta)
 		return;
@@ -188,9 +233,7 @@ void isp_video_init_format(struct isp_video *video)
 		sd = media_entity_to_v4l2_subdev(remote->entity);
 		fmt.pad = remote->index;
 		if (!v4l2_subdev_call_state_active(sd, pad, get_fmt, &fmt))
-			for (i = 0; i < ARRAY_SIZE(isp_video_formats) && !f; i++)
-				if (isp_video_formats[i].code == fmt.format.code)
-					f = &isp_video_formats[i];
+			f = isp_video_nth_format(video, fmt.format.code, 0);
 	}
 	mutex_unlock(&video->isp->mdev.graph_mutex);
 	if (!f)
@@ -210,14 +253,24 @@ static inline struct isp_video *to_isp_video(struct file *file)
 	return video_drvdata(file);
 }
 
-/*
- * The video node's own link: its format must be what the subdevice pad at
- * the other end of its enabled link gives (capture) or takes (output). A
- * node with no enabled link streams on its own.
+/**
+ * isp_video_check_format() - check a node's format against its link, at STREAMON
+ * @video: the video node that starts streaming
+ *
+ * The node's format must be what the subdevice pad at the other end of its
+ * enabled link gives (capture) or takes (output): the pixel format of the
+ * pad's media bus code, and the pad's size. Its size is within the node's
+ * DMA limits (S_FMT fitted it), so a pad outside them never matches. A node
+ * with no enabled link streams on its own. Called with the graph mutex
+ * held.
+ *
+ * Return: 0, or -EPIPE on a mismatch, after a message that names the node
+ * and says what the pad has.
  */
 int isp_video_check_format(struct isp_video *video)
 {
-	const struct isp_video_format *f = find_format(video->format.pixelformat);
+	const struct v4l2_pix_format *pix = &video->format;
+	const struct isp_video_format *f;
 	struct v4l2_subdev_format fmt = {
 		.which = V4L2_SUBDEV_FORMAT_ACTIVE,
 	};
@@ -235,14 +288,16 @@ int isp_video_check_format(struct isp_video *video)
 		return -EPIPE;
 	if (video->meta)
 		return fmt.format.code == MEDIA_BUS_FMT_METADATA_FIXED ? 0 : -EPIPE;
-	if (fmt.format.code != f->code ||
-	    fmt.format.width != video->format.width ||
-	    fmt.format.height != video->format.height) {
-		dev_dbg(video->isp->dev, "%s: %ux%u %p4cc, %s pad %u has %ux%u 0x%04x\n",
-			video->vdev.name, video->format.width,
-			video->format.height, &video->format.pixelformat,
-			sd->name, remote->index, fmt.format.width,
-			fmt.format.height, fmt.format.code);
+	f = isp_video_find_format(video, pix->pixelformat);
+	if (!f || fmt.format.code != f->code ||
+	    fmt.format.width != pix->width ||
+	    fmt.format.height != pix->height) {
+		dev_info_ratelimited(video->isp->dev,
+				     "%s: format %ux%u %p4cc, but %s pad %u has %ux%u code 0x%04x: EPIPE\n",
+				     video->vdev.name, pix->width, pix->height,
+				     &pix->pixelformat, sd->name, remote->index,
+				     fmt.format.width, fmt.format.height,
+				     fmt.format.code);
 		return -EPIPE;
 	}
 	return 0;
@@ -274,6 +329,11 @@ static int isp_querycap(struct file *file, void *fh, struct v4l2_capability *cap
 	return 0;
 }
 
+/*
+ * The node's formats, whatever its pipeline; with mbus_code, those of that
+ * media bus code. None of them is compressed, and the node converts no
+ * colorspace (S_FMT sets none): no V4L2_FMT_FLAG_* applies.
+ */
 static int isp_enum_fmt(struct file *file, void *fh, struct v4l2_fmtdesc *f)
 {
 	const struct isp_video_format *fmt;
@@ -282,6 +342,26 @@ static int isp_enum_fmt(struct file *file, void *fh, struct v4l2_fmtdesc *f)
 	if (!fmt)
 		return -EINVAL;
 	f->pixelformat = fmt->pixelformat;
+	f->flags = 0;
+	return 0;
+}
+
+/* One stepwise range, the node's DMA limits, for each of its formats. */
+static int isp_enum_framesizes(struct file *file, void *fh,
+			       struct v4l2_frmsizeenum *fsize)
+{
+	struct isp_video *video = to_isp_video(file);
+
+	if (fsize->index ||
+	    !isp_video_find_format(video, fsize->pixel_format))
+		return -EINVAL;
+	fsize->type = V4L2_FRMSIZE_TYPE_STEPWISE;
+	fsize->stepwise.min_width = ISP_VIDEO_MIN_WIDTH;
+	fsize->stepwise.max_width = ISP_VIDEO_MAX_WIDTH;
+	fsize->stepwise.step_width = ISP_VIDEO_STEP_WIDTH;
+	fsize->stepwise.min_height = ISP_VIDEO_MIN_HEIGHT;
+	fsize->stepwise.max_height = ISP_VIDEO_MAX_HEIGHT;
+	fsize->stepwise.step_height = ISP_VIDEO_STEP_HEIGHT;
 	return 0;
 }
 
@@ -364,6 +444,7 @@ static const struct v4l2_ioctl_ops isp_video_ioctl_ops = {
 	.vidioc_g_fmt_vid_out = isp_g_fmt,
 	.vidioc_s_fmt_vid_out = isp_s_fmt,
 	.vidioc_try_fmt_vid_out = isp_try_fmt,
+	.vidioc_enum_framesizes = isp_enum_framesizes,
 	ISP_VB2_IOCTL_OPS,
 };
 
@@ -488,9 +569,10 @@ int isp_video_init(struct isp_device *isp, struct isp_video *video,
 	mutex_init(&video->feed_lock);
 	spin_lock_init(&video->irqlock);
 	INIT_LIST_HEAD(&video->dmaqueue);
+	video->formats = isp_video_dt_formats(fwnode);
 	video->format.width = ISP_DEF_WIDTH;
 	video->format.height = ISP_DEF_HEIGHT;
-	fill_pix_format(&video->format, &isp_video_formats[0]);
+	fill_pix_format(&video->format, isp_video_nth_format(video, 0, 0));
 	if (video->meta)
 		video->format.sizeimage = video->meta->buffersize;
 

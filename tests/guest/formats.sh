@@ -4,8 +4,9 @@
 # expected values follow from the hardware rules (sizes pass through; CCDC
 # output formatter 10 to 8 bit and cropping to memory; preview Bayer in,
 # YUV out; resizer 1/4x..4x of its sink crop within 32..4096; a crop starts
-# on an even pixel so that the Bayer order holds; a video node offers what
-# its linked pad gives), not from the driver.
+# on an even pixel so that the Bayer order holds; a video node offers every
+# format its linked pad can ever give or take, whatever the pad has now:
+# V4L2_CAP_IO_MC), not from the driver.
 # shellcheck source=tests/guest/lib/ktap.sh
 . /usr/lib/n900/tests/lib/ktap.sh
 S='"et8ek8 3-003e"'
@@ -38,7 +39,7 @@ check() { # NAME ENTITY PAD EXPECTED (against $snap)
 ceil4() { echo $((($1 + 3) / 4)); }
 clamp() { v=$1; [ "$v" -ge "$2" ] || v=$2; [ "$v" -le "$3" ] || v=$3; echo "$v"; }
 
-ktap_plan 25
+ktap_plan 27
 # The links of the main pipeline, as the device tree enables them at boot:
 # set here, as any suite before this one may have changed them.
 media-ctl -r
@@ -75,6 +76,11 @@ check preview_source_refuses_bayer "$PRV" 1 "YUYV8_1X16/${W}x$H"
 check resizer_upscale_clamped_to_4x "$RSZ" 1 \
 	"UYVY8_1X16/$(clamp $((640 * 4)) 32 4096)x$(clamp $((480 * 4)) 32 4096)"
 check sink_size_clamped_to_min "$CCDC" 0 "SGRBG10_1X10/32x32"
+# an odd width rounds to the nearest even one, as the video nodes' do (the
+# frame code works on pixel pairs): 641 -> 642
+media-ctl -V "$CCDC:0 [fmt:SGRBG10_1X10/641x481]"
+snap=$(snapshot)
+check odd_width_rounded_to_even "$CCDC" 0 "SGRBG10_1X10/$((641 + 1))x481"
 
 # Crop: the CCDC output formatter writes its crop rectangle to memory, the
 # video port keeps the whole frame; the resizer scales its sink crop.
@@ -111,7 +117,8 @@ snap=$(snapshot)
 check resizer_ratio_from_crop_max "$RSZ" 1 \
 	"UYVY8_1X16/$(clamp $((400 * 4)) 32 4096)x$(clamp $((300 * 4)) 32 4096)"
 
-# Video nodes: ENUM_FMT and TRY_FMT follow the pad at the other end.
+# Video nodes: ENUM_FMT and TRY_FMT offer what the pad at the other end can
+# ever carry, not what it has now (the CCDC sink is raw 10-bit here).
 fourccs() { # ENTITY: the pixel formats its video node enumerates
 	v4l2-ctl -d "$(media-ctl -e "$1")" --list-formats | grep -o "'[A-Z0-9 ]*'" | tr -d "'" | sort | tr '\n' ' '
 }
@@ -123,6 +130,8 @@ check_list() { # NAME GOT EXPECTED
 	fi
 }
 check_list preview_output_offers_yuv "$(fourccs 'OMAP3 ISP preview output')" "UYVY YUYV "
-check_list ccdc_output_offers_raw10_and_raw8 "$(fourccs 'OMAP3 ISP CCDC output')" "BA10 GRBG "
-tried=$(/usr/lib/n900/tests/try-fmt "$(media-ctl -e 'OMAP3 ISP CCDC output')" YUYV 640 480)
-check_list ccdc_output_try_adjusts_yuv_to_raw "$tried" "BA10 640x480"
+# the output formatter writes 10 or 8-bit Bayer, or passes YUV through
+check_list ccdc_output_offers_raw_and_yuv "$(fourccs 'OMAP3 ISP CCDC output')" "BA10 GRBG UYVY YUYV "
+check_list csi2a_output_offers_raw "$(fourccs 'OMAP3 ISP CSI2a output')" "BA10 GRBG "
+tried=$(/usr/lib/n900/tests/try-fmt "$(media-ctl -e 'OMAP3 ISP CSI2a output')" YUYV 640 480)
+check_list csi2a_output_try_adjusts_yuv_to_raw "$tried" "BA10 640x480"

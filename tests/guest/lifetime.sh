@@ -23,9 +23,11 @@
 #    enabled link streams (item 2);
 #  - stream_node_left_without_links: the CCDC unbound, its output node (no
 #    link left) streams on its own (patch 0009);
-#  - frame_sizes_checked, frame_odd_width_checked: pad formats that do not
-#    match the real source, and an odd width from memory: the stream is
-#    refused or renders, and the guest still answers (item 3);
+#  - frame_sizes_checked: pad formats that do not match the real source: the
+#    stream is refused or renders, and the guest still answers (item 3);
+#  - frame_odd_width_checked: an odd width asked of every pad and node from
+#    memory is rounded to the same even width everywhere (the frame code
+#    works on pixel pairs), and the stream renders;
 #  - module_pinned_while_node_open: a device module cannot be removed
 #    while its subdevice node is open (the node's release runs its code);
 #  - kmemleak has nothing to report after all that.
@@ -455,9 +457,20 @@ t_frame_odd_width_checked() {
 	v4l2-ctl -d "$out" --set-fmt-video=width=641,height=481,pixelformat=BA10 >/dev/null 2>&1
 	size=$(v4l2-ctl -d "$in" --get-fmt-video-out | sed -n 's/.*Size Image *: *//p')
 	dd if=/dev/zero of=/tmp/lifetime-in.raw bs="${size:-1}" count=1 2>/dev/null
+	# the even width (641 rounds to 642), on the pads and the nodes alike
+	for e in "OMAP3 ISP CCP2\":0" "OMAP3 ISP CCDC\":0" "OMAP3 ISP CCDC\":2"; do
+		media-ctl --get-v4l2 "\"$e" | grep -q 'fmt:SGRBG10_1X10/642x481' ||
+			{ ok=0 bad="${bad:+$bad; }\"$e is $(media-ctl --get-v4l2 "\"$e" | grep -o 'fmt:[^ ]*'), not 642x481"; }
+	done
+	for n in "$in --get-fmt-video-out" "$out --get-fmt-video"; do
+		# shellcheck disable=SC2086 # node and option
+		v4l2-ctl -d $n | grep -q 'Width/Height *: *642/481' ||
+			{ ok=0 bad="${bad:+$bad; }${n%% *} is not 642/481"; }
+	done
 	bounded 150 "$T/capture" "$out" 2 /dev/null "$in" /tmp/lifetime-in.raw
 	rc=$?
-	[ $rc != 124 ] || { ok=0 bad="the capture hung"; }
+	[ $rc != 124 ] || { ok=0 bad="${bad:+$bad; }the capture hung"; }
+	[ "$(grep -c '^frame' $LOG)" = 2 ] || { ok=0 bad="${bad:+$bad; }the stream did not render its 2 frames (exit $rc)"; }
 	got="$(grep -c '^frame' $LOG) frames ($(tail -n 1 $LOG))"
 	rm -f /tmp/lifetime-in.raw
 	bounded 100 media-ctl -p || { ok=0 bad="${bad:+$bad; }media-ctl -p does not answer"; }

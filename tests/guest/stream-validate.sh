@@ -27,7 +27,7 @@ check() { # NAME WANT GOT
 	fi
 }
 
-ktap_plan 7
+ktap_plan 8
 media-ctl -r
 media-ctl -l "$S:0 -> \"video-bus-switch\":0 [1], \"video-bus-switch\":2 -> \"OMAP3 ISP CCP2\":0 [1]"
 media-ctl -l "\"OMAP3 ISP CCP2\":1 -> $CCDC:0 [1], $CCDC:2 -> \"OMAP3 ISP CCDC output\":0 [1]"
@@ -44,8 +44,21 @@ media-ctl -V "$CCDC:0 [fmt:$F], $CCDC:2 [fmt:$F]"
 v4l2-ctl -d "$dev" --set-fmt-video=width=640,height=480,pixelformat=BA10
 check video_node_mismatch_epipe EPIPE "$(streamon)"
 
+# a format the node offers (ENUM_FMT does not follow the pipeline), at the
+# pad's size but not its code: the mismatch shows at STREAMON
+v4l2-ctl -d "$dev" --set-fmt-video=width=1296,height=984,pixelformat=UYVY
+fmt=$(v4l2-ctl -d "$dev" --get-fmt-video | sed -n \
+	-e "s/.*Width\/Height *: *\([0-9]*\/[0-9]*\).*/\1/p" \
+	-e "s/.*Pixel Format *: *'\([A-Z0-9 ]*\)'.*/\1/p" | tr '\n' ' ')
+if [ "$fmt" = "1296/984 UYVY " ]; then
+	check video_node_code_mismatch_epipe EPIPE "$(streamon)"
+else
+	ktap_result 0 video_node_code_mismatch_epipe \
+		"the node did not take 1296x984 UYVY, it has: $fmt"
+fi
+
 media-ctl -V "$CCDC:0 [fmt:$F], $CCDC:2 [fmt:$F]"
 v4l2-ctl -d "$dev" --set-fmt-video=width=1296,height=984,pixelformat=BA10
-# results 4 to 7
+# results 5 to 8
 /usr/lib/n900/tests/stream-busy $((KTAP_COUNT + 1)) /dev/media0 "OMAP3 ISP CCDC output" \
 	"OMAP3 ISP CCP2:1>OMAP3 ISP CCDC:0" "OMAP3 ISP CCDC:1>OMAP3 ISP lens shading:0"

@@ -19,16 +19,25 @@
 #                             each stress tree of the test run
 #                             (N900_STRESS_TOPOLOGIES, default chain-64
 #                             mesh-256) and each TOPOLOGY given (a
-#                             dts/TOPOLOGY.dtso of yours); dts/build.sh
-#                             builds a tree that is missing or older than
-#                             its sources
-#   malformed.CASE            tests/data/dt-malformed/CASE.dtso merged onto
-#                             QEMU's virt tree with fdtoverlay: its
-#                             "// schema: rejects ERE" line wants a finding
-#                             of dt-validate matching ERE; "// schema:
+#                             dts/TOPOLOGY.dtso of yours), and dtc's checks
+#                             on its overlay; dts/build.sh builds a tree
+#                             that is missing or older than its sources
+#   malformed.CASE            tests/data/dt-malformed/CASE.dtso compiled by
+#                             dtc and merged onto QEMU's virt tree with
+#                             fdtoverlay: its "// schema: rejects ERE" line
+#                             wants a finding of dt-validate or dtc matching
+#                             ERE, its "// dtc: rejects ERE" line a warning
+#                             of dtc matching ERE (a defect dtc's checks
+#                             catch and no schema can); "// schema:
 #                             driver-only REASON" is a SKIP with the reason
-#                             (a defect no schema can express); good.dtso
-#                             and README's example overlay want none
+#                             (a defect no tool catches), and a warning of
+#                             dtc fails it; good.dtso and README's example
+#                             overlay want no finding
+#
+# dtc runs with the kernel's default warning flags (DTC_WARN_FLAGS,
+# board/lib.sh), not -q: each warning on an overlay of ours is a finding
+# ("dtc: LINE: Warning (CHECK): ..."); rootfs/build.sh still compiles the
+# malformed overlays whatever dtc says of them.
 #
 # Strict on our nodes only. dt-validate runs on the whole merged tree,
 # with our schemas and dt-schema's core ones, and -m (a node whose
@@ -36,14 +45,17 @@
 # dt-schema has no schema for most of its compatibles, and its
 # platform-bus breaks one. So a finding counts when dt-validate does not
 # report it on build/dt/virt.dtb alone in the same run (the base tree's
-# own findings are printed as diagnostics, not counted), and a compatible
-# without a schema counts only when it is an n900emu one (regulator-fixed
-# and the like have their schemas in the kernel tree, not in dt-schema).
+# own findings are printed as diagnostics, not counted). Every compatible
+# of a node we add has a schema, so "failed to match any schema" counts:
+# regulator-fixed, which dt-schema 2022.08 lacks (the kernel's is in its
+# tree), has ours (dts/bindings/regulator-fixed.yaml), and a typo such as
+# "regulator-fxed" is a finding.
 #
-# --mutate: the self-test of the malformed check. In a scratch copy of the
-# bindings, each constraint a "rejects" case rests on is removed in turn;
-# that case must then be accepted, so its check would fail. One KTAP
-# result per mutation.
+# --mutate: the self-test of the malformed check (a lint subtest, ~20 s).
+# In a scratch copy of the bindings, each constraint a "schema: rejects"
+# case rests on is removed in turn, and for a "dtc: rejects" case dtc's
+# check is turned off; that case must then be accepted, so its check
+# would fail. One KTAP result per mutation.
 # shellcheck source=board/lib.sh
 . "$(dirname "$0")/../../board/lib.sh"
 
@@ -95,13 +107,24 @@ records() {
 }
 
 # findings FILE: the records of FILE that count (see the header)
-findings() {
-	records "$1" | comm -23 - "$tmp/base.records" |
-		awk '!/failed to match any schema with compatible: / || /\047n900emu,/'
+findings() { records "$1" | comm -23 - "$tmp/base.records"; }
+
+# dtc_compile SRC OUT [FLAGS...]: SRC compiled to OUT with the kernel's
+# dtc checks (and FLAGS); its warnings, one a line, in OUT.dtc ("dtc:
+# LINE: Warning (CHECK): ..."), its errors on stderr
+dtc_compile() {
+	local src=$1 dst=$2 rc=0
+	shift 2
+	dtc "${DTC_WARN_FLAGS[@]}" "$@" -I dts -O dtb -o "$dst" "$src" 2>"$dst.err" || rc=$?
+	sed -n "s|^$src:\([0-9]*\)[-.0-9]*: \(Warning .*\)|dtc: \1: \2|p" "$dst.err" >"$dst.dtc"
+	grep -v ': Warning (' "$dst.err" >&2 || true
+	return $rc
 }
 
 # schema_line CASE.dtso: its "// schema:" line, without the prefix
 schema_line() { sed -n 's|^// schema: ||p' "$1"; }
+# dtc_line CASE.dtso: the ERE of its "// dtc: rejects ERE" line
+dtc_line() { sed -n 's|^// dtc: rejects ||p' "$1"; }
 
 # ---------------------------------------------------------------------------
 if ! command -v dt-validate >/dev/null || ! command -v dt-doc-validate >/dev/null; then
@@ -139,7 +162,9 @@ build_trees() {
 }
 
 # CASE|FILE|SED: the --mutate mutations, one for each "rejects" case: the
-# sed -E expression that removes from FILE the constraint CASE rests on
+# sed -E expression that removes from FILE the constraint CASE rests on;
+# CASE|dtc|FLAG for a "dtc: rejects" case: the dtc flag that turns its
+# check off
 # shellcheck disable=SC2016 # sed expressions, with $ and \$ as sed sees them
 MUTATIONS=(
 	'11-absurd-delay|n900emu-device.yaml|/^    maximum: 1000000$/d'
@@ -151,6 +176,8 @@ MUTATIONS=(
 	'12-pad-count-overflow|n900emu,passthrough.yaml|s/^      "\^port@\(1f.*/      "^port@[0-9a-f]+$":/'
 	'13-pad-index-wrap|n900emu,passthrough.yaml|s/^      "\^port@\(1f.*/      "^port@[0-9a-f]+$":/'
 	'07-unknown-compatible|n900emu,omap3-isp.yaml|s/^          - n900emu,isp-video$/&\n          - n900emu,isp-bogus/'
+	'01-dangling-remote-endpoint|dtc|-Wno-graph_endpoint'
+	'02-one-way-remote-endpoint|dtc|-Wno-graph_endpoint'
 )
 
 # mk_schema DIR OUT: the processed schema of DIR's bindings and the core
@@ -160,10 +187,11 @@ if [ -n "$mutate" ]; then
 	# each mutation alone: the case it serves must no longer be rejected
 	topos=(n900)
 	build_trees
+	VLOG=$out/mutate-validate.log
 	# every "rejects" case has its mutation
 	for src in "$MALFORMED"/*.dtso; do
 		case=$(basename "$src" .dtso)
-		[[ $(schema_line "$src") == "rejects "* ]] || continue
+		[[ $(schema_line "$src") == "rejects "* ]] || [ -n "$(dtc_line "$src")" ] || continue
 		printf '%s\n' "${MUTATIONS[@]}" | grep -q "^$case|" ||
 			result 0 "mutate.$case" "no mutation for this \"rejects\" case: add one to MUTATIONS"
 	done
@@ -171,6 +199,18 @@ if [ -n "$mutate" ]; then
 		IFS='|' read -r case file expr <<<"$m"
 		if [ ! -f "$MALFORMED/$case.dtso" ]; then
 			result 0 "mutate.$case" "no tests/data/dt-malformed/$case.dtso: update MUTATIONS"
+			continue
+		fi
+		if [ "$file" = dtc ]; then
+			re=$(dtc_line "$MALFORMED/$case.dtso")
+			dtc_compile "$MALFORMED/$case.dtso" "$tmp/$case.dtbo" "$expr" 2>/dev/null || true
+			if [ -z "$re" ]; then
+				result 0 "mutate.$case" "$case.dtso has no \"// dtc: rejects\" line: update MUTATIONS"
+			elif grep -qE -- "$re" "$tmp/$case.dtbo.dtc"; then
+				result 0 "mutate.$case" "with $expr, dtc still rejects $case: /$re/ matched"
+			else
+				result 1 "mutate.$case"
+			fi
 			continue
 		fi
 		rm -rf "$tmp/b" && cp -r "$BINDINGS" "$tmp/b"
@@ -254,8 +294,16 @@ for c in "${cases[@]}"; do
 	src=$MALFORMED/$c.dtso
 	[ -f "$src" ] || src=$out/$c.dtso
 	rm -f "$out/$c.dtb"
-	{ dtc -q -I dts -O dtb -o "$out/$c.dtbo" "$src" &&
+	{ dtc_compile "$src" "$out/$c.dtbo" &&
 		fdtoverlay -i "$base" -o "$out/$c.dtb" "$out/$c.dtbo"; } >"$out/$c.log" 2>&1 || true
+done
+# dtc's checks on the trees' overlays (a stress overlay is generated by
+# dts/build.sh into build/dt/)
+for t in "${topos[@]}"; do
+	src=$TOP/dts/$t.dtso
+	[ -f "$src" ] || src=$BUILD/dt/$t.dtso
+	rm -f "$out/tree-$t.dtbo.dtc"
+	[ ! -f "$src" ] || dtc_compile "$src" "$out/tree-$t.dtbo" -@ 2>/dev/null || true
 done
 
 # two dt-validate runs side by side (each loads the schemas once): the
@@ -302,7 +350,7 @@ for t in "${topos[@]}"; do
 		result 0 "tree.$t" "no build/dt/$t.dtb (see $LOGS/dt-schema-dtb.log)"
 		continue
 	fi
-	log=$(findings "$f")
+	log=$(findings "$f"; cat "$out/tree-$t.dtbo.dtc" 2>/dev/null || true)
 	if [ -z "$log" ]; then result 1 "tree.$t"; else result 0 "tree.$t" "$log"; fi
 done
 
@@ -311,11 +359,23 @@ for c in "${cases[@]}"; do
 	[ -f "$src" ] || src=$out/$c.dtso
 	f=$out/$c.dtb
 	how=$(schema_line "$src")
+	dtcre=$(dtc_line "$src")
 	if [ ! -f "$f" ]; then
 		result 0 "malformed.$c" "dtc or fdtoverlay failed:" "$(cat "$out/$c.log")"
 		continue
 	fi
-	log=$(findings "$f")
+	log=$(findings "$f"; cat "$out/$c.dtbo.dtc")
+	if [ -n "$dtcre" ] && [ -n "$how" ]; then
+		result 0 "malformed.$c" "${src#"$TOP"/} has both a \"// schema:\" and a \"// dtc: rejects\" line: keep one"
+		continue
+	elif [ -n "$dtcre" ]; then
+		if grep -qE -- "$dtcre" "$out/$c.dtbo.dtc"; then
+			result 1 "malformed.$c"
+		else
+			result 0 "malformed.$c" "dtc does not report /$dtcre/; the findings:" "${log:-(none)}"
+		fi
+		continue
+	fi
 	case $how in
 	accepts)
 		if [ -z "$log" ]; then result 1 "malformed.$c"; else result 0 "malformed.$c" "$log"; fi
@@ -327,8 +387,14 @@ for c in "${cases[@]}"; do
 			result 0 "malformed.$c" "dt-validate does not report /${how#rejects }/; its findings:" "${log:-(none)}"
 		fi
 		;;
-	"driver-only "*) result skip "malformed.$c" "driver-only: ${how#driver-only }" ;;
-	*) result 0 "malformed.$c" "${src#"$TOP"/} has no \"// schema: accepts|rejects ERE|driver-only REASON\" line" ;;
+	"driver-only "*)
+		if [ ! -s "$out/$c.dtbo.dtc" ]; then
+			result skip "malformed.$c" "driver-only: ${how#driver-only }"
+		else
+			result 0 "malformed.$c" "marked driver-only, yet dtc reports it: mark it \"// dtc: rejects ERE\"; dtc's findings:" "$(cat "$out/$c.dtbo.dtc")"
+		fi
+		;;
+	*) result 0 "malformed.$c" "${src#"$TOP"/} has no \"// schema: accepts|rejects ERE|driver-only REASON\" or \"// dtc: rejects ERE\" line" ;;
 	esac
 done
 

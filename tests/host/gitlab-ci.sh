@@ -21,7 +21,7 @@ ok() {
 
 # the jobs' matrix ("matrix PATH SHARD") and commands ("command JOB LINE")
 facts=$(/usr/bin/python3 - "$ci" 2>&1 <<'PY'
-import sys, yaml
+import re, sys, yaml
 doc = yaml.safe_load(open(sys.argv[1]))
 for name, job in doc.items():
     if not isinstance(job, dict):
@@ -33,8 +33,9 @@ for name, job in doc.items():
             for s in shards if isinstance(shards, list) else [shards]:
                 print("matrix", p, s)
     for key in ("before_script", "script", "after_script"):
-        for line in job.get(key, []) or []:
-            print("command", name, line)
+        for entry in job.get(key, []) or []:
+            for cmd in re.findall(r"\./build\.sh(?:\s+(\S+))?", str(entry)):
+                print("command", name, cmd or "(none)")
 PY
 ) || true
 echo "KTAP version 1"
@@ -58,7 +59,11 @@ ok gitlab_ci_matrix_boot_paths "$(awk '$1 == "matrix" {
 	if ($2 != want) printf "shard %s runs on %s; its boot path is %s\n", $3, $2, want }' <<<"$facts")"
 
 help=$("$TOP/build.sh" help)
-bad=$(grep '^command ' <<<"$facts" | grep -o '\./build\.sh [a-z-]*' | sort -u | while read -r _ c; do
-	grep -qE "^  $c( |$)" <<<"$help" || echo "./build.sh $c is not in ./build.sh help"
+bad=$(awk '$1 == "command" { print $3 }' <<<"$facts" | sort -u | while read -r c; do
+	case $c in
+	'(none)') ;;
+	*[!a-z-]* | '') echo "./build.sh $c: not a command name (a variable or quoting hides what runs)" ;;
+	*) grep -qE "^  $c( |$)|^  \(none\), $c " <<<"$help" || echo "./build.sh $c is not in ./build.sh help" ;;
+	esac
 done)
 ok gitlab_ci_commands_exist "$bad"

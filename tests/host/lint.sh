@@ -9,7 +9,8 @@
 # the harness's own self-test (tests/host/harness-selftest.sh), the
 # userspace headers' layout (tests/host/uapi-layout.sh), the device tree
 # bindings checked by dt-schema (tests/host/dt-schema.sh: the schemas, their
-# examples, the N900 and stress trees, the malformed overlays), the merge of
+# examples, the N900 and stress trees, the malformed overlays, and its
+# --mutate self-test), the merge of
 # shard runs (tests/host/merge-selftest.sh), the GitLab pipeline
 # (tests/host/gitlab-ci.sh) and the guest packages' version policy
 # (tests/host/guest-packages.sh), each its own KTAP document beside OUT
@@ -130,6 +131,8 @@ kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
 	subtest guest_packages "$TOP/tests/host/guest-packages.sh"
 	# the bindings (dts/bindings/*.yaml) and our trees, by dt-schema
 	subtest dt_schema "$TOP/tests/host/dt-schema.sh"
+	# each "rejects" overlay fails once its constraint is gone (~20 s)
+	subtest dt_schema_mutate "$TOP/tests/host/dt-schema.sh" --mutate
 } >"$out"
 done_step "$N problem(s): ${out#"$TOP"/}"
 [ "$N" -eq 0 ] && exit 0

@@ -53,6 +53,7 @@ shard() {
 	echo "[    0.000000] Booting Linux" >"$d/$2/dmesg.txt"
 	printf 'qemu_start 1\nkernel_console 2\ninit 3\nend 9\n' >"$d/$2/boot-timing"
 	echo console >"$d/$2/share-expected"
+	cp "$art/artefact" "$d/artefact-id"
 	echo "$2 7" | sed 's/-[^ ]*//' >"$d/phase-seconds"
 }
 shard s1 direct-1 "$CONSOLES/pass.log"
@@ -60,15 +61,31 @@ shard s1-again direct-1 "$CONSOLES/pass.log"
 shard s2-fail direct-2 "$CONSOLES/not-ok.log"
 shard s2 direct-2 "$CONSOLES/pass.log"
 shard s3 uboot-n900 "$CONSOLES/pass.log"
+# a run of another artefact (another build): left out
+shard s3-other uboot-n900 "$CONSOLES/pass.log"
+echo "n900-isp test artefact (another build)" >"$tmp/s3-other/artefact-id"
 
-# expect RUN MISSING CONSOLE...: the harness on those consoles, and host
-# files, with the artefact checks the merge must write (the guest package
-# versions, recorded in the artefact; ok for the guests given, not ok for
-# the MISSING); prints its last line
+# expect RUN MISSING TWICE CONSOLE...: the harness on those consoles, and
+# host files, with the results the merge must write: merge.ktap (each guest
+# ran in one directory: not ok for MISSING, and for TWICE, a guest in two),
+# and artefacts.ktap (the guest package versions, recorded in the artefact;
+# ok for the guests given, not ok for MISSING); prints its last line
 expect() {
-	local run=$1 missing=$2 g i=0 consoles=()
-	shift 2
+	local run=$1 missing=$2 twice=$3 g i
+	shift 3
 	mkdir -p "$run"
+	{
+		echo "KTAP version 1"
+		echo "1..3"
+		i=0
+		for g in direct-1 direct-2 uboot-n900; do
+			i=$((i + 1))
+			case $g in
+			"$missing" | "$twice") echo "not ok $i ${g}_ran_in_one_shard_directory" ;;
+			*) echo "ok $i ${g}_ran_in_one_shard_directory" ;;
+			esac
+		done
+	} >"$run/merge.ktap"
 	{
 		echo "KTAP version 1"
 		echo "1..4"
@@ -79,16 +96,15 @@ expect() {
 			if [ "$g" = "$missing" ]; then echo "not ok $i ${g}_artefacts_arrived"; else echo "ok $i ${g}_artefacts_arrived"; fi
 		done
 	} >"$run/artefacts.ktap"
-	consoles=("$@")
-	"$TOP/tests/host/harness.sh" --host "$art/lint.ktap" --host "$run/artefacts.ktap" \
-		--junit "$run/junit.xml" "${consoles[@]}" 2>&1 | tail -n 1 || true
+	"$TOP/tests/host/harness.sh" --host "$art/lint.ktap" --host "$run/merge.ktap" --host "$run/artefacts.ktap" \
+		--junit "$run/junit.xml" "$@" 2>&1 | tail -n 1 || true
 }
 
 # merge RUN DIR...: the merge's last line and status, "LINE|RC"
 merge() {
 	local run=$1 rc=0 last
 	shift
-	last=$(N900_BUILD_DIR=$art "$TOP/tests/host/test.sh" merge "$run" "$art" "$@" 2>&1 |
+	last=$("$TOP/tests/host/test.sh" merge "$run" "$art" "$@" 2>&1 |
 		tee "$run.out" | tail -n 1) || rc=$?
 	# the merge's status is the harness's, through "exit"
 	[ -n "$last" ] || last="(no output)"
@@ -96,31 +112,39 @@ merge() {
 }
 
 echo "KTAP version 1"
-echo "1..6"
+echo "1..8"
 
-# a failing shard, a duplicate, a missing shard (uboot-n900)
-want=$(expect "$tmp/want-a" uboot-n900 "$CONSOLES/pass.log" "$CONSOLES/not-ok.log" "$tmp/none/uboot-n900.log")
-got=$(merge "$tmp/run-a" "$tmp/s1" "$tmp/s2-fail" "$tmp/s1-again")
+# a failing shard, a duplicate, a missing shard (uboot-n900: its only run
+# is of another artefact)
+want=$(expect "$tmp/want-a" uboot-n900 direct-1 "$CONSOLES/pass.log" "$CONSOLES/not-ok.log" "$tmp/none/uboot-n900.log")
+got=$(merge "$tmp/run-a" "$tmp/s1" "$tmp/s2-fail" "$tmp/s1-again" "$tmp/s3-other")
 ok merge_counts_each_result_once "$([ "${got%|*}" = "$want" ] || echo "merge: '${got%|*}'; the harness on the three consoles once each: '$want'")"
 ok merge_fails_on_a_failure_and_a_missing_shard "$([ "${got#*|}" -ne 0 ] || echo "merge exit status 0 with a not ok and a missing guest")"
 ok merge_says_which_guest_no_shard_ran "$(grep -q 'no shard directory ran uboot-n900' "$tmp/run-a.out" || echo "no word of the missing uboot-n900")"
-ok merge_says_a_duplicate_counts_once "$(grep -q 'direct-1 is in 2 shard directories; counted once' "$tmp/run-a.out" || echo "no word of direct-1's second directory")"
+ok merge_says_a_duplicate_counts_once "$(grep -q 'direct-1 ran in 2 shard directories' "$tmp/run-a.out" || echo "no word of direct-1's second directory")"
+ok merge_leaves_out_another_artefacts_run "$(grep -q 's3-other did not run from this artefact' "$tmp/run-a.out" || echo "no word of s3-other, another artefact's run")"
 
-# every shard there and passing (the duplicate again): it passes
-want=$(expect "$tmp/want-b" '' "$CONSOLES/pass.log" "$CONSOLES/pass.log" "$CONSOLES/pass.log")
-got=$(merge "$tmp/run-b" "$tmp/s1" "$tmp/s1-again" "$tmp/s2" "$tmp/s3")
+# every shard there once and passing: it passes
+want=$(expect "$tmp/want-b" '' '' "$CONSOLES/pass.log" "$CONSOLES/pass.log" "$CONSOLES/pass.log")
+got=$(merge "$tmp/run-b" "$tmp/s1" "$tmp/s2" "$tmp/s3")
 ok merge_passes_when_every_shard_passes "$([ "${got#*|}" -eq 0 ] && [ "${got%|*}" = "$want" ] ||
 	echo "merge: '${got%|*}' (exit ${got#*|}); the harness on the three consoles: '$want'")"
 
+# a guest that passed in one directory and failed in another: it fails,
+# whichever comes first
+got=$(merge "$tmp/run-c" "$tmp/s1" "$tmp/s2" "$tmp/s2-fail" "$tmp/s3")
+ok merge_fails_a_guest_two_directories_disagree_on "$([ "${got#*|}" -ne 0 ] ||
+	echo "merge: '${got%|*}' (exit 0) with direct-2 passing in s2 and failing in s2-fail")"
+
 # the isolation check of ./build.sh test's shard jobs: a stray file in a
 # job's build directory (something of the build beside the artefact)
-run=$tmp/run-c
-mkdir -p "$run/shards/direct-1-build/logs" "$run/shards/direct-1-cache" "$run/shards/direct-2-build" \
-	"$run/shards/direct-2-cache" "$run/shards/uboot-boot-build" "$run/shards/uboot-boot-cache"
+run=$tmp/run-d
+mkdir -p "$run/jobs/direct-1-build/logs" "$run/jobs/direct-1-cache" "$run/jobs/direct-2-build" \
+	"$run/jobs/direct-2-cache" "$run/jobs/uboot-boot-build" "$run/jobs/uboot-boot-cache"
 for j in direct-1 direct-2 uboot-boot; do
-	echo "[build] test guests (from the artefact ${art#"$TOP"/}): x" >"$run/shards/$j.log"
+	echo "[build] test guests (from the artefact $art): x" >"$run/jobs/$j.log"
 done
-touch "$run/shards/direct-1-build/logs/qemu.log" "$run/shards/direct-2-build/rootfs.cpio"
+touch "$run/jobs/direct-1-build/logs/qemu.log" "$run/jobs/direct-2-build/rootfs.cpio"
 N900_BUILD_DIR=$art "$TOP/tests/host/test.sh" isolation "$run" "$art" >"$run/shards.ktap" 2>&1 || true
 why=$(
 	grep -q '^ok 1 direct-1_ran_from_the_artefact_alone' "$run/shards.ktap" || echo "direct-1 (only logs) not ok"

@@ -30,7 +30,8 @@
 #   test.sh shards RUN ART      every shard job of ART's plan (a boot path
 #                               and a shard: "direct-1", "uboot-boot"), each
 #                               as "./build.sh test" from the artefact ART in
-#                               a directory of its own, RUN/shards/JOB; the
+#                               a directory of its own, RUN/shards/JOB (its
+#                               work files in RUN/jobs/); the
 #                               jobs of different lanes side by side
 #   test.sh merge RUN ART DIR...  the one verdict of the shard run
 #                               directories DIR: each guest of ART's plan is
@@ -237,6 +238,8 @@ artefacts() {
 		[ $((pics & 1)) = 1 ] || continue
 		n=$((n + 1))
 		ok=1
+		# drawn once: by the shard job's verdict, not again by the merge
+		[ -s "$d/frames/resizer.png" ] && [ -s "$d/power-timeline.png" ] ||
 		("$TOP/tests/host/render.sh" frames "$d" &&
 			"$TOP/tests/host/render.sh" power "$d/power-events.tsv" "$d/power-timeline.png") \
 			>"$d/render.log" 2>&1 || ok=0
@@ -286,7 +289,7 @@ verdict() {
 	mapfile -t consoles < <(awk -v r="$run" '{ print r "/" $3 ".log" }' "$run/guests")
 	# the harness's last line, "N passed, N failed", is the last line of
 	# the run, and its exit status the run's
-	for f in "$run"/lint*.ktap "$run/shards.ktap" "$run/artefacts.ktap"; do
+	for f in "$run"/lint*.ktap "$run/shards.ktap" "$run/merge.ktap" "$run/artefacts.ktap"; do
 		[ ! -f "$f" ] || hosts+=(--host "$f")
 	done
 	"$TOP/tests/host/harness.sh" "${hosts[@]}" \
@@ -300,12 +303,13 @@ guest_shard() { sed -n 's/\(^\|.* \)n900\.shard=\([^ ]*\).*/\2/p'; }
 # artefact_plan RUN: RUN/guests from the artefact's plan, the guests of the
 # shards and boot paths asked for
 artefact_plan() {
-	local run=$1 shards paths p l name topo share pics args s known
+	local run=$1 shards paths p l name topo share pics args s known want=()
 	[ -z "${N900_SUITES:-}" ] ||
 		die "N900_SUITES cannot narrow an artefact's guests: it is fixed when the artefact is packed"
 	known=$(guest_shard <"$BUILD/guests" | sort -u | tr '\n' ' ')
 	shards=" ${N900_TEST_SHARDS:-$known} " paths=" ${N900_BOOT_PATHS:-direct uboot} "
-	for s in $shards; do
+	read -r -a want <<<"$shards"
+	for s in ${want[@]+"${want[@]}"}; do
 		[[ " $known " == *" $s "* ]] || die "N900_TEST_SHARDS: the artefact has no shard '$s' (it has: $known)"
 	done
 	: >"$run/guests"
@@ -316,7 +320,7 @@ artefact_plan() {
 	done <"$BUILD/guests"
 	[ -s "$run/guests" ] ||
 		die "the artefact has no guest on boot paths${paths% } for shards${shards% }"
-	say "test guests (from the artefact ${BUILD#"$TOP"/}): $(awk '{ print $3 }' "$run/guests" | tr '\n' ' ')"
+	say "test guests (from the artefact $BUILD): $(awk '{ print $3 }' "$run/guests" | tr '\n' ' ')"
 }
 
 # pack RUN OUT: the artefact of RUN's plan into the directory OUT, or into
@@ -325,6 +329,9 @@ artefact_plan() {
 pack() {
 	local run=$1 out=$2 dir topo tar=
 	case $out in *.tar) tar=$out dir=$run/artefact.pack ;; *) dir=$out ;; esac
+	# OUT is replaced: only if it is an artefact, or empty
+	[ -z "$(ls -A "$dir" 2>/dev/null)" ] || [ -f "$dir/artefact" ] ||
+		die "pack: $dir exists and is not an artefact; give a new directory or a .tar"
 	step "packing the test artefact: ${out#"$TOP"/}"
 	rm -rf "$dir"
 	mkdir -p "$dir/debug" "$dir/dt" "$dir/ksrc/tools/testing"
@@ -355,7 +362,7 @@ pack() {
 	{
 		echo "n900-isp test artefact"
 		echo "commit $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown)"
-		echo "packed $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "packed $(date -u +%Y-%m-%dT%H:%M:%SZ) id $(od -An -N8 -tx8 /dev/urandom | tr -d ' ')"
 		echo "guests $(awk '{ printf "%s ", $3 }' "$run/guests")"
 		echo "shards $(guest_shard <"$run/guests" | sort -u | tr '\n' ' ')"
 	} >"$dir/artefact"
@@ -393,17 +400,18 @@ jobs() {
 }
 
 # job RUN ART PATH SHARD: one shard job, ./build.sh test from the artefact,
-# in RUN/shards/PATH-SHARD with an empty build and cache directory of its
-# own (RUN/shards/PATH-SHARD-build, -cache: nothing of this build but the
-# artefact). Its progress lines go to the terminal, prefixed with its name;
-# all of it to RUN/shards/PATH-SHARD.log.
+# run from RUN/jobs/src (a copy of the sources, without build/), in
+# RUN/shards/PATH-SHARD with an empty build and cache directory of its own
+# (RUN/jobs/PATH-SHARD-build, -cache): nothing of this build but the
+# artefact. Its progress lines go to the terminal, prefixed with its name;
+# all of it to RUN/jobs/PATH-SHARD.log.
 job() {
 	local run=$1 art=$2 name=$3-$4
-	mkdir -p "$run/shards/$name-cache" "$run/shards/$name-build"
+	mkdir -p "$run/jobs/$name-cache" "$run/jobs/$name-build"
 	env -u N900_SUITES N900_ARTEFACT="$art" N900_RUN_DIR="$run/shards/$name" \
-		N900_BUILD_DIR="$run/shards/$name-build" N900_CACHE_DIR="$run/shards/$name-cache" \
+		N900_BUILD_DIR="$run/jobs/$name-build" N900_CACHE_DIR="$run/jobs/$name-cache" \
 		N900_TEST_SHARDS="$4" N900_BOOT_PATHS="$3" \
-		"$TOP/build.sh" test 2>&1 | tee "$run/shards/$name.log" |
+		"$run/jobs/src/build.sh" test 2>&1 | tee "$run/jobs/$name.log" |
 		{ grep --line-buffered -E '^\[build\] (    [0-9]+ s:|    .*the guests took|error)' || true; } |
 		sed -u "s/^\[build\] /[build] $name: /"
 }
@@ -412,7 +420,11 @@ job() {
 # path side by side, one path after the other
 shards() {
 	local run=$1 art=$2 p s l t0 pids lanes
-	mkdir -p "$run/shards"
+	mkdir -p "$run/jobs/src"
+	# the sources (tracked and new files, as they are now), not the build
+	git -C "$TOP" ls-files -co --exclude-standard -z |
+		tar -C "$TOP" --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$run/jobs/src" -xf -
+	[ -x "$run/jobs/src/build.sh" ] || die "cannot copy the sources into $run/jobs/src (git ls-files)"
 	: >"$run/phase-seconds"
 	for p in $(awk '{ print $1 }' "$art/guests" | uniq); do
 		t0=$SECONDS pids=()
@@ -420,7 +432,7 @@ shards() {
 		say "==> $p boot: shard jobs $(jobs "$art/guests" | awk -v p="$p" '$1 == p { printf "%s-%s ", $1, $2 }')from ${art#"$TOP"/}"
 		for l in "${lanes[@]}"; do
 			(jobs "$art/guests" | awk -v p="$p" -v l="$l" '$1 == p && $3 == l { print $2 }' |
-				while read -r s; do job "$run" "$art" "$p" "$s"; done) &
+				while read -r s; do job "$run" "$art" "$p" "$s" </dev/null || true; done) &
 			pids+=($!)
 		done
 		wait "${pids[@]}" || true
@@ -431,20 +443,22 @@ shards() {
 }
 
 # isolation RUN ART: a host KTAP document: each shard job ran from the
-# artefact alone. Its plan came from the artefact, and its build and cache
-# directories hold nothing but what the job wrote itself (its logs).
+# artefact alone. Its plan came from the artefact, it ran from the copy of
+# the sources (which has no build/), and its build and cache directories
+# hold nothing but what the job wrote itself (its logs).
 isolation() {
 	local run=$1 art=$2 p s n=0 why extra
 	echo "KTAP version 1"
 	echo "1..$(jobs "$art/guests" | wc -l)"
 	while read -r p s _; do
 		n=$((n + 1)) why=
-		grep -qF "test guests (from the artefact ${art#"$TOP"/})" "$run/shards/$p-$s.log" 2>/dev/null ||
+		grep -qF "test guests (from the artefact $art)" "$run/jobs/$p-$s.log" 2>/dev/null ||
 			why="$why its plan did not come from the artefact;"
-		extra=$(cd "$run/shards" && find "$p-$s-build" "$p-$s-cache" -type f \
-			! -path "$p-$s-build/logs/*" 2>/dev/null | head -n 3 | tr '\n' ' ')
+		[ ! -e "$run/jobs/src/build" ] || why="$why the source copy has a build/;"
+		extra=$(cd "$run/jobs" && find "$p-$s-build" "$p-$s-cache" -type f \
+			! -path "$p-$s-build/logs/*" 2>/dev/null | awk 'NR <= 3' | tr '\n' ' ')
 		[ -z "$extra" ] || why="$why its build or cache directory has $extra;"
-		[ -d "$run/shards/$p-$s-build" ] || why="$why no build directory of its own;"
+		[ -d "$run/jobs/$p-$s-build" ] || why="$why no build directory of its own;"
 		if [ -z "$why" ]; then
 			echo "ok $n ${p}-${s}_ran_from_the_artefact_alone"
 		else
@@ -454,38 +468,64 @@ isolation() {
 	done < <(jobs "$art/guests")
 }
 
-# merge RUN ART DIR...: RUN gets each guest of ART's plan from the first
-# shard run directory DIR that has its console (RUN/NAME.log and RUN/NAME/
-# link there), the artefact's lint results, and the verdict
+# merge RUN ART DIR...: RUN gets each guest of ART's plan from the shard
+# run directory DIR that ran it (its console RUN/NAME.log and its files
+# RUN/NAME/ are copied), the artefact's lint results, and the verdict. A
+# DIR that ran from another artefact is left out. RUN/merge.ktap has one
+# result a planned guest: it fails when no DIR ran it, or more than one
+# did (which of their verdicts would count is not for the merge to guess;
+# each console still counts once, the first DIR's).
 merge() {
-	local run=$1 art=$2 p l g topo share pics args d from n
+	local run=$1 art=$2 p l g topo share pics args d from n i=0 dirs=() why
 	shift 2
 	[ -f "$art/guests" ] || die "merge: $art is not an unpacked test artefact (no guests)"
+	# the verdict's KTAP parser and state are the artefact's
+	BUILD=$(cd "$art" && pwd)
 	mkdir -p "$run"
 	[ "$(cd "$art" && pwd)/guests" = "$(cd "$run" && pwd)/guests" ] || cp "$art/guests" "$run/guests"
 	[ -f "$run/guest-packages" ] || cp "$art/debug/guest-packages" "$run/" 2>/dev/null || true
 	for f in "$art"/lint*.ktap; do
 		[ ! -f "$f" ] || [ -f "$run/$(basename "$f")" ] || cp "$f" "$run/"
 	done
-	while read -r p l g topo share pics args; do
-		from='' n=0
-		for d in "$@"; do
-			[ -f "$d/$g.log" ] || continue
-			n=$((n + 1))
-			[ -n "$from" ] || from=$(cd "$d" && pwd)
-		done
-		if [ -z "$from" ]; then
-			say "merge: no shard directory ran $g (shard $(guest_shard <<<"$args"), $p boot): it fails"
-			continue
+	for d in "$@"; do
+		if cmp -s "$d/artefact-id" "$art/artefact"; then
+			dirs+=("$(cd "$d" && pwd)")
+		else
+			say "merge: ${d%/} did not run from this artefact (no $d/artefact-id, or another one's): left out"
 		fi
-		[ "$n" -eq 1 ] || say "merge: $g is in $n shard directories; counted once, from ${from#"$TOP"/}"
-		[ "$from" = "$(cd "$run" && pwd)" ] && continue
-		ln -sfn "$from/$g.log" "$run/$g.log"
-		ln -sfn "$from/$g" "$run/$g"
-	done <"$run/guests"
+	done
+	{
+		echo "KTAP version 1"
+		echo "1..$(wc -l <"$run/guests")"
+		while read -r p l g topo share pics args; do
+			i=$((i + 1)) from='' n=0 why=''
+			for d in ${dirs[@]+"${dirs[@]}"}; do
+				[ -f "$d/$g.log" ] || continue
+				n=$((n + 1))
+				[ -n "$from" ] || from=$d
+				why="$why ${d#"$TOP"/}"
+			done
+			if [ -z "$from" ]; then
+				echo "# no shard directory ran $g (shard $(guest_shard <<<"$args"), $p boot)"
+				echo "not ok $i ${g}_ran_in_one_shard_directory"
+				continue
+			fi
+			if [ "$n" -eq 1 ]; then
+				echo "ok $i ${g}_ran_in_one_shard_directory"
+			else
+				echo "# $g ran in $n shard directories:$why; its console counts once, from the first"
+				echo "not ok $i ${g}_ran_in_one_shard_directory"
+			fi
+			[ "$from" != "$(cd "$run" && pwd)" ] || continue
+			rm -rf "${run:?}/$g" "$run/$g.log"
+			cp -a "$from/$g.log" "$run/$g.log"
+			cp -a "$from/$g" "$run/$g"
+		done <"$run/guests"
+	} >"$run/merge.ktap"
+	grep '^# ' "$run/merge.ktap" | sed 's/^# /[build] merge: /' || true
 	# the boot paths' wall time: the orchestrator's, or the longest job's
 	if [ ! -s "$run/phase-seconds" ]; then
-		for d in "$@"; do cat "$d/phase-seconds" 2>/dev/null || true; done |
+		for d in ${dirs[@]+"${dirs[@]}"}; do cat "$d/phase-seconds" 2>/dev/null || true; done |
 			awk '$2 > m[$1] { m[$1] = $2 } END { for (p in m) print p, m[p] }' >"$run/phase-seconds"
 	fi
 	verdict "$run"
