@@ -181,13 +181,14 @@ static void update_sources(struct isp_block *block,
 /*
  * Fit @r inside the sink frame, at least ISP_MIN_WIDTH x ISP_MIN_HEIGHT.
  * The top-left corner is even, so a Bayer crop keeps the colour order, and
- * so is the width (rounded down: the sink's is even), as the pads' are.
+ * so is the width, rounded as fill_format() rounds a pad's (641 -> 642; the
+ * sink's width is even, so the clamp keeps it even).
  */
 static void clamp_crop(struct v4l2_rect *r,
 		       const struct v4l2_mbus_framefmt *sink)
 {
-	r->width = clamp_t(u32, r->width, ISP_MIN_WIDTH, sink->width) &
-		   ~(ISP_VIDEO_STEP_WIDTH - 1);
+	r->width = clamp_t(u32, ALIGN(r->width, ISP_VIDEO_STEP_WIDTH),
+			   ISP_MIN_WIDTH, sink->width);
 	r->height = clamp_t(u32, r->height, ISP_MIN_HEIGHT, sink->height);
 	r->left = clamp_t(s32, r->left, 0, sink->width - r->width) & ~1;
 	r->top = clamp_t(s32, r->top, 0, sink->height - r->height) & ~1;

@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "ktap.h"
+#include "media.h"
 
 /*
  * The DMA limits of an image node, as README ("Video nodes: formats and
@@ -180,32 +181,6 @@ static const char *ent_name(uint32_t id)
 		if (t_ents[i].id == id)
 			return t_ents[i].name;
 	return "?";
-}
-
-static int is_data(const struct media_v2_link *l)
-{
-	return (l->flags & MEDIA_LNK_FL_LINK_TYPE) == MEDIA_LNK_FL_DATA_LINK;
-}
-
-/* The DEVNAME of a character device, from sysfs. */
-static int devname(uint32_t major, uint32_t minor, char *out, size_t len)
-{
-	char path[96], line[128];
-	FILE *fp;
-	int ret = -1;
-
-	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/uevent", major, minor);
-	fp = fopen(path, "r");
-	if (!fp)
-		return -1;
-	while (fgets(line, sizeof(line), fp))
-		if (!strncmp(line, "DEVNAME=", 8)) {
-			line[strcspn(line, "\n")] = 0;
-			snprintf(out, len, "/dev/%s", line + 8);
-			ret = 0;
-		}
-	fclose(fp);
-	return ret;
 }
 
 /* The /dev node of the interface of type @type linked to entity @id. */

@@ -8,16 +8,8 @@
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 ci=${1:-$TOP/.gitlab-ci.yml}
-n=0
-ok() {
-	n=$((n + 1))
-	if [ -z "$2" ]; then
-		echo "ok $n $1"
-	else
-		printf '%s\n' "$2" | sed 's/^/# /'
-		echo "not ok $n $1"
-	fi
-}
+# shellcheck source=tests/host/ktap-ok.sh
+. "$TOP/tests/host/ktap-ok.sh"
 
 # the jobs' matrix ("matrix PATH SHARD") and commands ("command JOB LINE")
 facts=$(/usr/bin/python3 - "$ci" 2>&1 <<'PY'

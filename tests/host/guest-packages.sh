@@ -8,16 +8,8 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 pk=$TOP/rootfs/packages.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() {
-	n=$((n + 1))
-	if [ -z "$2" ]; then
-		echo "ok $n $1"
-	else
-		printf '%s\n' "$2" | sed 's/^/# /'
-		echo "not ok $n $1"
-	fi
-}
+# shellcheck source=tests/host/ktap-ok.sh
+. "$TOP/tests/host/ktap-ok.sh"
 echo "KTAP version 1"
 echo "1..4"
 

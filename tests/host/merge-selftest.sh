@@ -16,17 +16,8 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 CONSOLES=$TOP/tests/data/consoles
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-
-ok() {
-	n=$((n + 1))
-	if [ -z "$2" ]; then
-		echo "ok $n $1"
-	else
-		printf '%s\n' "$2" | sed 's/^/# /'
-		echo "not ok $n $1"
-	fi
-}
+# shellcheck source=tests/host/ktap-ok.sh
+. "$TOP/tests/host/ktap-ok.sh"
 
 # artefact: the plan, a lint result, a state without a KTAP parser (the
 # harness's awk counts)
