@@ -151,8 +151,11 @@ build_trees() {
 		src=$TOP/dts/$t.dtso
 		[[ ! $t =~ ^(chain|fan|mesh)-[0-9]+$ ]] || src=$TOP/dts/stress.sh
 		dtb=$BUILD/dt/$t.dtb
+		# a tree merged onto a virt tree of another -smp (a boot of
+		# ./build.sh demo, then a test run's) has other CPU nodes
 		if [ ! -f "$dtb" ] || [ ! -f "$BUILD/dt/virt.dtb" ] || [ "$src" -nt "$dtb" ] ||
-			[ "$TOP/dts/build.sh" -nt "$dtb" ]; then
+			[ "$TOP/dts/build.sh" -nt "$dtb" ] ||
+			[ "$(fdtget -l "$dtb" /cpus 2>&1)" != "$(fdtget -l "$BUILD/dt/virt.dtb" /cpus 2>&1)" ]; then
 			stale+=("$t")
 		fi
 	done
