@@ -3,7 +3,9 @@
 # and docs/bench-scaling.png from every bench console in LOGS
 # (bench-vanilla-*.log, bench-patched-*.log: the scaling, by
 # tests/bench/bench-report.sh; bench-stream.log: the streaming section, by
-# tests/bench/stream-report.sh), this run's and earlier ones.
+# tests/bench/stream-report.sh), this run's and earlier ones. With only a
+# streaming log (./build.sh bench stream), the scaling sections of the
+# current BENCHMARKS.md are kept.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 logdir=${1:?usage: write-benchmarks.sh LOGS}
@@ -16,6 +18,10 @@ done
 {
 	if [ ${#logs[@]} -gt 0 ]; then
 		"$top/tests/bench/bench-report.sh" "${logs[@]}"
+	elif [ -f "$stream" ] && grep -q '^## Streaming' "$top/BENCHMARKS.md" 2>/dev/null; then
+		# ./build.sh bench stream: the scaling sections as the last
+		# ./build.sh bench mc wrote them, the streaming one new
+		awk '/^## Streaming/ { exit } { print }' "$top/BENCHMARKS.md" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
 	else
 		# shellcheck disable=SC2016 # Markdown backquotes
 		printf '# Benchmarks\n\nWritten by `./build.sh bench` on %s; do not edit by hand.\n\n' \

@@ -5,7 +5,9 @@
 # CCDC -> LSC -> WB -> preview -> resizer -> memory, the sensor running
 # free) and of vimc's (Sensor A -> Debayer A -> Scaler -> RGB/YUV Capture,
 # RGB888) at the same output sizes, with our time per stage
-# (/sys/kernel/debug/n900-isp/media0/frames). tests/bench/bench-report.sh reads
+# (/sys/kernel/debug/n900-isp/media0/frames), and our pipeline again with
+# the default image scene and sensor noise on (the Image pattern, issue
+# 20). tests/bench/stream-report.sh reads
 # the BENCH lines from the console log. Our pipeline runs twice per size:
 # each processing pass on one CPU, then split over the guest's two
 # (n900_isp.parallel, the default).
@@ -40,6 +42,12 @@ for size in $SIZES; do
 	echo 1 >$PARALLEL
 	echo "BENCH stream=n900 size=$size sensor=$mode fps=$(fps "$dev")"
 	grep -v '^#' /sys/kernel/debug/n900-isp/media0/frames | sed "s/^/BENCH-STAGE size=$size /"
+	# the default image scene through the physical sensor with noise
+	# (issue 20), then back to the synthetic scene without noise
+	v4l2-ctl -d "$sensor" --set-ctrl test_pattern=3,sensor_noise=1
+	echo "BENCH stream=n900-image size=$size sensor=$mode fps=$(fps "$dev")"
+	grep -v '^#' /sys/kernel/debug/n900-isp/media0/frames | sed "s/^/BENCH-STAGE-IMAGE size=$size /"
+	v4l2-ctl -d "$sensor" --set-ctrl test_pattern=0,sensor_noise=0
 	v4l2-ctl -d "$sensor" --set-ctrl free_running=0
 done
 
