@@ -89,6 +89,8 @@ enum isp_frame_pass {
  *	loaded (the Image pattern is then the synthetic scene)
  * @image: @scene_fw's picture
  * @blurred: room for @image blurred, or NULL (it is then never blurred)
+ * @charge: the scene's charge cache (pix_scene_set_cache()), or NULL
+ *	(every frame then computes every charge)
  */
 struct isp_frame {
 	struct isp_video *video;
@@ -118,6 +120,7 @@ struct isp_frame {
 	const struct firmware *scene_fw;
 	struct pix_image image;
 	u16 *blurred;
+	void *charge;
 };
 
 static void isp_frame_work(struct work_struct *work);
@@ -508,6 +511,7 @@ void isp_frame_destroy(struct isp_frame *f)
 	vfree(f->scene);
 	release_firmware(f->scene_fw);
 	vfree(f->blurred);
+	vfree(f->charge);
 	kfree(f);
 }
 
@@ -560,9 +564,17 @@ static void isp_frame_scene(struct isp_frame *f)
 		return;
 	}
 	f->scene_fw = fw;
-	/* without the room, the scene is rendered sharp whatever the lens */
-	f->blurred = vmalloc(pix_image_blur_size(&f->image));
+	/*
+	 * without the room, the scene is rendered sharp whatever the lens,
+	 * and without a cache, each charge is computed every frame
+	 */
+	f->blurred = __vmalloc(pix_image_blur_size(&f->image),
+			       GFP_KERNEL | __GFP_NOWARN);
 	pix_scene_set_image(f->scene, &f->image, f->blurred);
+	if (!f->charge)
+		f->charge = __vmalloc(pix_scene_cache_size(f->width, f->height),
+				      GFP_KERNEL | __GFP_NOWARN);
+	pix_scene_set_cache(f->scene, f->charge);
 	dev_dbg(dev, "%s: scene %s, %ux%u, sharp at lens position %u\n",
 		f->sensor->name, name, f->image.width, f->image.height,
 		f->image.focus);

@@ -127,6 +127,8 @@ void pix_scene_set_image(struct pix_scene *s, const struct pix_image *image,
 	s->blurred = blurred;
 	s->blur_img = NULL;
 	s->blur_radius = 0;
+	/* a new picture may have the old one's address */
+	s->charge_src = NULL;
 }
 
 /* murmur3's finaliser: a counter-based generator, no state between calls */
@@ -324,7 +326,29 @@ static void scene_prepare_image(struct pix_scene *s)
 		s->emul[c] = pix_min((t * kelvin_gain(s->kelvin, c)) >> 12,
 				     65535);
 
-	/* bilinear: each pixel's centre on the scene's grid */
+	/*
+	 * the cached charges are this frame's when the samples, their blur
+	 * and the electrons are the last frame's; a new generation otherwise
+	 */
+	if (s->charge_src != s->src || s->charge_radius != s->blur_radius ||
+	    s->charge_emul[0] != s->emul[0] || s->charge_emul[1] != s->emul[1] ||
+	    s->charge_emul[2] != s->emul[2]) {
+		if (!++s->charge_gen) {
+			for (i = 0; s->charge_line && i < s->height; i++)
+				s->charge_line[i] = 0;
+			s->charge_gen = 1;
+		}
+		s->charge_src = s->src;
+		s->charge_radius = s->blur_radius;
+		for (c = 0; c < 3; c++)
+			s->charge_emul[c] = s->emul[c];
+	}
+
+	/*
+	 * bilinear: each pixel's centre on the scene's grid; at the scene's
+	 * own size, the pixel is the scene's (s->direct)
+	 */
+	s->direct = w == sw && s->height == img->height;
 	for (x = 0; x < w; x++) {
 		s32 pos = (s32)(x * step + step / 2) - 32768;
 		unsigned int ix, f;
@@ -337,39 +361,100 @@ static void scene_prepare_image(struct pix_scene *s)
 			ix = sw - 1;
 			f = 0;
 		}
-		s->sx[x] = ix;
-		s->sxn[x] = ix + 1 < sw ? ix + 1 : ix;
-		s->fx[x] = f;
+		s->col[x] = 3 * ix << 8 | f;
 	}
 
-	/* the shot noise's standard deviation, sqrt(charge), once */
-	if (!s->shot[PIX_SHOT_TABLE - 1])
+	/* the noise's tables, once: sqrt(charge), the read noise */
+	if (!s->shot[PIX_SHOT_TABLE - 1]) {
 		for (i = 0; i < PIX_SHOT_TABLE; i++)
 			s->shot[i] = pix_isqrt(((i << PIX_SHOT_STEP_SHIFT) + 2) *
 					       256);
+		for (i = 0; i < 256; i++)
+			s->read[i] = (pix_normal[i] * PIX_READ_Q4 + 32768) >> 16;
+	}
 }
 
-/* one channel of the scene at a pixel: bilinear from two scene rows */
-static inline u32 image_sample(const struct pix_scene *s, const u16 *r0,
-			       const u16 *r1, unsigned int fy, unsigned int x,
-			       unsigned int c)
+/*
+ * One channel of the scene at a pixel: bilinear from two scene rows; @col
+ * is the pixel's entry of s->col (the left scene column, times 3, << 8,
+ * and the right one's weight), the right column the next.
+ */
+static __always_inline u32 image_sample(const u16 *r0, const u16 *r1,
+					unsigned int fy, u32 col)
 {
-	unsigned int f = s->fx[x];
-	u32 v = r0[3 * s->sx[x] + c], v1;
+	unsigned int f = col & 0xff, i = col >> 8;
+	u32 v = r0[i], v1;
 
 	if (f)
-		v = (v * (256 - f) + r0[3 * s->sxn[x] + c] * f) >> 8;
+		v = (v * (256 - f) + r0[i + 3] * f) >> 8;
 	if (!fy)
 		return v;
-	v1 = r1[3 * s->sx[x] + c];
+	v1 = r1[i];
 	if (f)
-		v1 = (v1 * (256 - f) + r1[3 * s->sxn[x] + c] * f) >> 8;
+		v1 = (v1 * (256 - f) + r1[i + 3] * f) >> 8;
 	return (v * (256 - fy) + v1 * fy) >> 8;
 }
 
-/* a line of the Image pattern through the physical sensor */
-static void sensor_image_line(const struct pix_scene *s, unsigned int y,
-			      u16 *out)
+/*
+ * The mean charge of a pixel, noise aside: its channel's scene sample, in
+ * electrons of a full-scale sample (@emul), times the vignetting (from
+ * the pixel's distance to the optical centre, with @dy2 its line's part).
+ */
+static __always_inline u32 image_charge(const struct pix_scene *s,
+					const u16 *r0, const u16 *r1,
+					unsigned int fy, unsigned int x,
+					unsigned int c, u32 emul, u32 dy2,
+					u32 vk, bool direct)
+{
+	s32 dx = (s32)x - (s32)(s->width / 2);
+	u32 v, vig;
+
+	if (direct)
+		v = r0[3 * x + c];
+	else
+		v = image_sample(r0 + c, r1 + c, fy, s->col[x]);
+	vig = 256 - (((((u32)(dx * dx) >> 4) + dy2) * vk) >> 16);
+	return (((v * emul) >> 16) * vig) >> 8;
+}
+
+/*
+ * One pixel through the physical sensor, from its mean charge @e: the
+ * shot noise, the full well, the read noise (@hx: the pixel's draw of the
+ * generator), the gain and the ADC.
+ */
+static __always_inline u16 sensor_pixel(const struct pix_scene *s, s32 e,
+					u32 gmul, u32 hx, bool noise)
+{
+	s32 dn;
+
+	if (noise) {
+		u32 i = pix_min((u32)e >> PIX_SHOT_STEP_SHIFT,
+				PIX_SHOT_TABLE - 1);
+
+		e += (pix_normal[hx & 0xff] * (s32)s->shot[i] + 32768) >> 16;
+		if (e < 0)
+			e = 0;
+	}
+	if (e > PIX_FULL_WELL)
+		e = PIX_FULL_WELL;
+	if (noise)
+		e += s->read[(hx >> 8) & 0xff];
+	dn = PIX_PEDESTAL + ((e * (s32)gmul + (1 << (PIX_CONV_SHIFT - 1))) >>
+			     PIX_CONV_SHIFT);
+	return dn < 0 ? 0 : pix_min(dn, PIX_RAW_MAX);
+}
+
+/*
+ * A line of the Image pattern through the physical sensor; @noise and
+ * @direct (the scene at the frame's size: no interpolation) are constants
+ * in each of sensor_image_line()'s calls, so that the compiler drops what
+ * they skip. A line whose mean charges the cache holds for this frame's
+ * tables (pix_scene_set_cache()) reads them; another computes them and
+ * leaves them there.
+ */
+static __always_inline void image_line(const struct pix_scene *s,
+				       unsigned int y, u16 *out, bool noise,
+				       bool direct)
 {
 	const struct pix_image *img = s->image;
 	unsigned int w = s->width, h = s->height, sh = img->height, x;
@@ -380,7 +465,28 @@ static void sensor_image_line(const struct pix_scene *s, unsigned int y,
 	u32 dy2 = (u32)(dy * dy) >> 4;
 	u32 r2max = ((u32)(w / 2) * (w / 2) + (u32)cy * cy) >> 4;
 	u32 vk = (SCENE_VIGNETTE << 16) / (r2max ? r2max : 1);
+	/* the channels of even and odd columns: G R on even lines, B G on odd */
+	unsigned int c0 = y & 1 ? 2 : 1, c1 = y & 1 ? 1 : 0;
+	u32 e0 = s->emul[c0], e1 = s->emul[c1], hx = 0;
+	u16 *cache = s->charge ? s->charge + (size_t)y * w : NULL;
 	const u16 *r0, *r1;
+
+	/* the generator's key: seed, frame, line, then column pair */
+	if (noise)
+		key = pix_hash(pix_hash(pix_hash(s->seed) + s->frame) + y);
+	/*
+	 * one hash a Bayer pair: a byte for each noise of each pixel, the
+	 * low half the even column's
+	 */
+	if (cache && s->charge_line[y] == s->charge_gen) {
+		for (x = 0; x < w; x++) {
+			if (noise && !(x & 1))
+				hx = pix_hash(key + (x >> 1) * 0x9e3779b9U);
+			out[x] = sensor_pixel(s, cache[x], gmul,
+					      x & 1 ? hx >> 16 : hx, noise);
+		}
+		return;
+	}
 
 	if (pos < 0)
 		pos = 0;
@@ -392,39 +498,73 @@ static void sensor_image_line(const struct pix_scene *s, unsigned int y,
 	}
 	r0 = s->src + (size_t)iy * row;
 	r1 = fy ? r0 + row : r0;
-	/* the generator's key: seed, frame, line, then column */
-	if (s->noise)
-		key = pix_hash(pix_hash(pix_hash(s->seed) + s->frame) + y);
-
 	for (x = 0; x < w; x++) {
-		unsigned int site = pix_site(x, y);
-		unsigned int c = site == PIX_R ? 0 : site == PIX_B ? 2 : 1;
-		u32 v = image_sample(s, r0, r1, fy, x, c), vig, hx = 0;
-		s32 e, dn;
+		unsigned int odd = x & 1;
+		u32 e = image_charge(s, r0, r1, fy, x, odd ? c1 : c0,
+				     odd ? e1 : e0, dy2, vk, direct);
 
-		vig = 256 - (((s->dx2[x] + dy2) * vk) >> 16);
-		e = (((v * s->emul[c]) >> 16) * vig) >> 8;
-		if (s->noise) {
-			u32 i = pix_min((u32)e >> PIX_SHOT_STEP_SHIFT,
-					PIX_SHOT_TABLE - 1);
-
-			/* one hash a pixel: a byte for each noise */
-			hx = pix_hash(key + x * 0x9e3779b9U);
-			e += (pix_normal[hx & 0xff] * (s32)s->shot[i] +
-			      32768) >> 16;
-			if (e < 0)
-				e = 0;
-		}
-		if (e > PIX_FULL_WELL)
-			e = PIX_FULL_WELL;
-		if (s->noise)
-			e += (pix_normal[(hx >> 8) & 0xff] * PIX_READ_Q4 +
-			      32768) >> 16;
-		dn = PIX_PEDESTAL + ((e * (s32)gmul +
-				      (1 << (PIX_CONV_SHIFT - 1))) >>
-				     PIX_CONV_SHIFT);
-		out[x] = dn < 0 ? 0 : pix_min(dn, PIX_RAW_MAX);
+		if (cache)
+			cache[x] = e;
+		if (noise && !odd)
+			hx = pix_hash(key + (x >> 1) * 0x9e3779b9U);
+		out[x] = sensor_pixel(s, e, gmul, odd ? hx >> 16 : hx, noise);
 	}
+	if (cache)
+		s->charge_line[y] = s->charge_gen;
+}
+
+static void sensor_image_line(const struct pix_scene *s, unsigned int y,
+			      u16 *out)
+{
+	if (s->noise) {
+		if (s->direct)
+			image_line(s, y, out, true, true);
+		else
+			image_line(s, y, out, true, false);
+	} else {
+		if (s->direct)
+			image_line(s, y, out, false, true);
+		else
+			image_line(s, y, out, false, false);
+	}
+}
+
+/**
+ * pix_scene_cache_size() - the room of a scene's charge cache
+ * @width: the frame's width
+ * @height: its height
+ *
+ * Return: the size of the cache pix_scene_set_cache() takes, in bytes: a
+ * mean charge (16 bits) for each pixel and a generation for each line.
+ */
+size_t pix_scene_cache_size(unsigned int width, unsigned int height)
+{
+	return (size_t)height * sizeof(u32) +
+	       (size_t)width * height * sizeof(u16);
+}
+
+/**
+ * pix_scene_set_cache() - give a scene the room to keep its charges
+ * @s: the scene, its width and height set
+ * @cache: pix_scene_cache_size() bytes for @s's size, or NULL (every line
+ *	is then computed every frame)
+ *
+ * The Image pattern's mean charge of a pixel (scene, exposure, illuminant,
+ * vignetting, lens: everything but the noise) is the same from frame to
+ * frame until one of them changes: a line keeps its charges in @cache and
+ * the next frame's line reads them, as long as pix_scene_prepare() finds
+ * the same tables. The frames are the same with or without a cache.
+ */
+void pix_scene_set_cache(struct pix_scene *s, void *cache)
+{
+	unsigned int y;
+
+	s->charge_line = cache;
+	s->charge = cache ? (u16 *)(s->charge_line + s->height) : NULL;
+	for (y = 0; cache && y < s->height; y++)
+		s->charge_line[y] = 0;
+	s->charge_gen = 1;
+	s->charge_src = NULL;
 }
 
 /**

@@ -134,11 +134,20 @@ size_t pix_image_blur_size(const struct pix_image *img);
  * @blur_img: the image @blurred holds, blurred by @blur_radius
  * @blur_radius: the radius of @blurred, in scene pixels
  * @emul: per channel (R, G, B), electrons of a full-scale sample
- * @sx: per column, the scene column on its left
- * @sxn: per column, the scene column on its right
- * @fx: per column, the weight of @sxn, Q8
+ * @direct: the image is at the frame's size: a pixel reads its own sample
+ * @col: per column, the index of the scene column on its left in a row of
+ *	samples (3 * column) << 8, and the weight of the next column, Q8
  * @shot: the shot noise's standard deviation, sqrt(charge) electrons in
  *	Q4, for each 1 << PIX_SHOT_STEP_SHIFT electrons of charge
+ * @read: the read noise in electrons for each byte of the generator
+ * @charge: the cache's mean charge of each pixel (pix_scene_set_cache()),
+ *	or NULL
+ * @charge_line: the cache's generation of each line: a line's charges are
+ *	valid when it is @charge_gen
+ * @charge_gen: the generation of this frame's tables
+ * @charge_src: the samples of the tables of @charge_gen
+ * @charge_radius: their blur radius
+ * @charge_emul: their electrons of a full-scale sample
  * @colsum: the blur's column sums
  */
 struct pix_scene {
@@ -164,15 +173,23 @@ struct pix_scene {
 	const struct pix_image *blur_img;
 	unsigned int blur_radius;
 	u32 emul[3];
-	u16 sx[PIX_MAX_WIDTH];
-	u16 sxn[PIX_MAX_WIDTH];
-	u16 fx[PIX_MAX_WIDTH];
+	bool direct;
+	u32 col[PIX_MAX_WIDTH];
 	u16 shot[PIX_SHOT_TABLE];
+	s8 read[256];
+	u16 *charge;
+	u32 *charge_line;
+	u32 charge_gen;
+	const u16 *charge_src;
+	unsigned int charge_radius;
+	u32 charge_emul[3];
 	u32 colsum[PIX_MAX_WIDTH * 3];
 };
 
 void pix_scene_set_image(struct pix_scene *s, const struct pix_image *image,
 			 u16 *blurred);
+size_t pix_scene_cache_size(unsigned int width, unsigned int height);
+void pix_scene_set_cache(struct pix_scene *s, void *cache);
 void pix_scene_prepare(struct pix_scene *s);
 void pix_sensor_line(const struct pix_scene *s, unsigned int y, u16 *out);
 

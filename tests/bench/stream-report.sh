@@ -30,6 +30,9 @@ mpx=$(awk -v m="$mbps" 'BEGIN { if (m == "-") print "-"; else printf "%.0f", m /
 cat <<EOF
 ## Streaming: our main pipeline against vimc (issue 6)
 
+Measured by \`./build.sh bench\` (or \`./build.sh bench stream\`, which
+writes this section only) on $(date -u +%Y-%m-%d).
+
 Conditions:
 
 - the same host and QEMU as above; one boot of the release kernel with

@@ -7,7 +7,8 @@
 # controller core the patches touch, shellcheck on every shell script,
 # "./build.sh help" lists every command, the scaling plot still draws, and
 # the harness's own self-test (tests/host/harness-selftest.sh), the
-# userspace headers' layout (tests/host/uapi-layout.sh), the device tree
+# userspace headers' layout (tests/host/uapi-layout.sh), the Image
+# pattern's charge cache (tests/host/scene-cache.sh), the device tree
 # bindings checked by dt-schema (tests/host/dt-schema.sh: the schemas, their
 # examples, the N900 and stress trees, the malformed overlays, and its
 # --mutate self-test), the merge of
@@ -124,6 +125,8 @@ kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
 	# and the userspace headers' layout on armhf, arm64 and the host
 	subtest harness_selftest "$TOP/tests/host/harness-selftest.sh" "$KSRC"
 	subtest uapi_layout "$TOP/tests/host/uapi-layout.sh"
+	# the sensor's charge cache changes no frame (the pixel code alone)
+	subtest scene_cache "$TOP/tests/host/scene-cache.sh"
 	# the merge of shard runs on recorded shard directories, and the
 	# GitLab pipeline against the shard list and ./build.sh help
 	subtest merge_selftest "$TOP/tests/host/merge-selftest.sh"

@@ -273,6 +273,10 @@ int main(int argc, char **argv)
 		read_scene(scene_file, &image);
 		pix_scene_set_image(&scene, &image,
 				    xcalloc(pix_image_blur_size(&image), 1));
+		/* as the driver: the frames after the first read the charges */
+		pix_scene_set_cache(&scene,
+				    xcalloc(pix_scene_cache_size(scene.width,
+								 scene.height), 1));
 	}
 	lsc.width = w;
 	lsc.height = h;
