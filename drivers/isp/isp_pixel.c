@@ -80,7 +80,7 @@ const char *pix_image_parse(const void *data, size_t size,
 	if (le16_at(p, 12) != N900_SCENE_BITS ||
 	    le16_at(p, 14) != N900_SCENE_CHANNELS)
 		return "not 3 channels of 16 bits";
-	if (size - hs != (size_t)w * h * N900_SCENE_CHANNELS * 2 || size < hs)
+	if (size < hs || size - hs != (size_t)w * h * N900_SCENE_CHANNELS * 2)
 		return "a file size that does not match its header";
 	img->width = w;
 	img->height = h;
@@ -361,7 +361,7 @@ static void scene_prepare_image(struct pix_scene *s)
 			ix = sw - 1;
 			f = 0;
 		}
-		s->col[x] = 3 * ix << 8 | f;
+		s->col[x] = (3 * ix) << 8 | f;
 	}
 
 	/* the noise's tables, once: sqrt(charge), the read noise */
@@ -572,9 +572,9 @@ void pix_scene_set_cache(struct pix_scene *s, void *cache)
  * @s: the scene, its controls set
  *
  * Called once a frame, before the frame's pix_sensor_line() calls (which
- * may then run on several CPUs at once: they only read @s). For an image,
- * the blurred copy is computed again only when the image or the blur
- * radius changed.
+ * may then run on several CPUs at once, see there). For an image, the
+ * blurred copy is computed again only when the image or the blur radius
+ * changed.
  */
 void pix_scene_prepare(struct pix_scene *s)
 {
@@ -636,6 +636,16 @@ static u16 bars_sample(unsigned int bar, unsigned int site)
 	return rgb & bit ? BARS_ON : BARS_OFF;
 }
 
+/**
+ * pix_sensor_line() - one line of the sensor's frame
+ * @s: the scene, prepared for this frame by pix_scene_prepare()
+ * @y: the line, below @s->height
+ * @out: @s->width samples, 10 bits
+ *
+ * Calls for different lines of one frame may run on several CPUs at once,
+ * between two pix_scene_prepare() calls: each reads @s, and writes only
+ * its own line of the Image pattern's charge cache (pix_scene_set_cache()).
+ */
 void pix_sensor_line(const struct pix_scene *s, unsigned int y, u16 *out)
 {
 	unsigned int w = s->width, h = s->height, x;

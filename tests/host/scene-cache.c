@@ -6,8 +6,8 @@
  * and one without; every line of every frame must be the same. The frames
  * change what the cache depends on (exposure, illuminant, lens, a new
  * picture at the same address) and what it does not (gain, noise, frame
- * number), render only part of a frame, and run at the picture's size and
- * scaled. KTAP on stdout (tests/host/scene-cache.sh).
+ * number), render only part of a frame or its lines from the last, and run
+ * at the picture's size and scaled. KTAP on stdout (tests/host/scene-cache.sh).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,23 +27,25 @@ struct step {
 	unsigned int noise;
 	unsigned int picture;	/* the content at the same address */
 	unsigned int lines;	/* lines rendered: 0 all, else the first N */
+	unsigned int reverse;	/* the lines from the last to the first */
 };
 
 static const struct step steps[] = {
-	{ "first", 1000, 6500, 512, 0, 1, 0, 0 },
-	{ "same", 1000, 6500, 512, 0, 1, 0, 0 },
-	{ "part_of_a_frame", 1000, 6500, 512, 0, 1, 0, 20 },
-	{ "whole_again", 1000, 6500, 512, 0, 1, 0, 0 },
-	{ "exposure", 500, 6500, 512, 0, 1, 0, 5 },
-	{ "exposure_back", 1000, 6500, 512, 0, 1, 0, 0 },
-	{ "illuminant", 1000, 3000, 512, 0, 1, 0, 0 },
-	{ "lens", 1000, 3000, 700, 0, 1, 0, 0 },
-	{ "lens_further", 1000, 3000, 900, 0, 1, 0, 0 },
-	{ "lens_back", 1000, 3000, 512, 0, 0, 0, 0 },
-	{ "gain", 1000, 3000, 512, 16, 0, 0, 0 },
-	{ "new_picture_same_address", 1000, 3000, 512, 16, 1, 1, 0 },
-	{ "same_again", 1000, 3000, 512, 16, 1, 1, 0 },
-	{ "old_picture_same_address", 1000, 3000, 512, 16, 1, 0, 0 },
+	{ "first", 1000, 6500, 512, 0, 1, 0, 0, 0 },
+	{ "same", 1000, 6500, 512, 0, 1, 0, 0, 0 },
+	{ "bottom_up", 1000, 6500, 512, 0, 1, 0, 0, 1 },
+	{ "part_of_a_frame", 1000, 6500, 512, 0, 1, 0, 20, 0 },
+	{ "whole_again", 1000, 6500, 512, 0, 1, 0, 0, 0 },
+	{ "exposure", 500, 6500, 512, 0, 1, 0, 5, 0 },
+	{ "exposure_back", 1000, 6500, 512, 0, 1, 0, 0, 0 },
+	{ "illuminant", 1000, 3000, 512, 0, 1, 0, 0, 1 },
+	{ "lens", 1000, 3000, 700, 0, 1, 0, 0, 0 },
+	{ "lens_further", 1000, 3000, 900, 0, 1, 0, 0, 0 },
+	{ "lens_back", 1000, 3000, 512, 0, 0, 0, 0, 0 },
+	{ "gain", 1000, 3000, 512, 16, 0, 0, 0, 0 },
+	{ "new_picture_same_address", 1000, 3000, 512, 16, 1, 1, 0, 0 },
+	{ "same_again", 1000, 3000, 512, 16, 1, 1, 0, 0 },
+	{ "old_picture_same_address", 1000, 3000, 512, 16, 1, 0, 0, 0 },
 };
 
 static u16 picture[2][SW * SH * 3];
@@ -106,7 +108,9 @@ static int run(unsigned int w, unsigned int h, int *n)
 			s[k]->frame = i;
 			pix_scene_prepare(s[k]);
 		}
-		for (y = 0; y < lines; y++) {
+		for (k = 0; k < lines; k++) {
+			/* as a second CPU would: any order */
+			y = t->reverse ? lines - 1 - k : k;
 			pix_sensor_line(s[0], y, line[0]);
 			pix_sensor_line(s[1], y, line[1]);
 			bad += !!memcmp(line[0], line[1], w * sizeof(u16));
