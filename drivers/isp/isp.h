@@ -412,6 +412,9 @@ struct isp_device *isp_of_block(struct device *dev);
 int isp_link_notify(struct media_link *link, u32 flags,
 		    unsigned int notification);
 
+/* isp_ceiling.c */
+void isp_ceiling_debugfs(struct dentry *root);
+
 /* isp_debugfs.c */
 void isp_debugfs_init(struct isp_device *isp);
 void isp_debugfs_cleanup(struct isp_device *isp);

@@ -2,6 +2,9 @@
 /*
  * isp_debugfs.c - the power view of a media device
  *
+ * /sys/kernel/debug/n900-isp/ceiling: the machine's compute ceiling
+ * (isp_ceiling.c)
+ *
  * /sys/kernel/debug/n900-isp/mediaN/
  *   power         one line per subdevice entity: pipeline use count,
  *                 power state, transitions, time powered, active power and
@@ -152,6 +155,7 @@ void isp_debugfs_cleanup(struct isp_device *isp)
 void isp_debugfs_root_init(void)
 {
 	isp_debugfs_root = debugfs_create_dir("n900-isp", NULL);
+	isp_ceiling_debugfs(isp_debugfs_root);
 }
 
 /** isp_debugfs_root_cleanup() - remove /sys/kernel/debug/n900-isp */

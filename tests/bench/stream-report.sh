@@ -71,16 +71,42 @@ done
 
 cat <<EOF
 
-Time per stage (2 vCPUs), from \`/sys/kernel/debug/n900-isp/media0/frames\`
-in the same runs; throughput in million output pixels per second, and as a
-fraction of memcpy's $mpx million 16-bit pixels per second:
+The compute ceiling of the same boot
+(\`/sys/kernel/debug/n900-isp/ceiling\`, \`drivers/isp/isp_ceiling.c\`): a
+3-tap integer filter, (1 2 1) / 4 along each line of a 16-bit frame, in
+the kernel with the driver's own compiler flags, on one vCPU and split
+over two as the frame program splits a pass; median of 7 runs:
 
-| output | scene | stage | µs per frame | Mpx/s | fraction of memcpy |
-|---|---|---|---:|---:|---:|
+| frame | vCPUs | µs per frame | Mpx/s |
+|---|---:|---:|---:|
+EOF
+awk '/^BENCH-CEILING / { print $2 "x" $3, $4, $5, $6 }' <<<"$data" |
+	while read -r size cpus us px; do
+		echo "| $size | $cpus | $us | $px |"
+	done
+# ceiling SIZE: the ceiling's Mpx/s on 2 vCPUs at SIZE, or "-"
+ceiling() {
+	local v
+	v=$(awk -v s="$1" '/^BENCH-CEILING / && $2 "x" $3 == s && $4 == 2 { print $6; exit }' <<<"$data")
+	echo "${v:--}"
+}
+
+cat <<EOF
+
+Time per stage (2 vCPUs), from \`/sys/kernel/debug/n900-isp/media0/frames\`
+in the same runs, the stages as the frame program runs them: **raw** is
+the line pass (the sensor's scene, with the Image pattern its noise, then
+the line blocks: CCDC, lens shading, white balance), **preview** and
+**resizer** a pass each over the frame. Throughput in million output
+pixels per second, as a fraction of memcpy's $mpx million 16-bit pixels
+per second and of the ceiling on 2 vCPUs at the same output size:
+
+| output | scene | stage | µs per frame | Mpx/s | fraction of memcpy | fraction of the ceiling (2 vCPUs) |
+|---|---|---|---:|---:|---:|---:|
 EOF
 awk '/^BENCH-STAGE(-IMAGE)? size=/ { print ($1 ~ /IMAGE/ ? "image" : "synthetic"), substr($2, 6), $(NF - 4), $(NF - 1), $NF }' <<<"$data" |
 	while read -r scene size stage us px; do
-		echo "| $size | $scene | $stage | $us | $px | $(ratio "$px" "$mpx") |"
+		echo "| $size | $scene | $stage | $us | $px | $(ratio "$px" "$mpx") | **$(ratio "$px" "$(ceiling "$size")")** |"
 	done
 
 if [ "${#sizes[@]}" -gt 0 ]; then

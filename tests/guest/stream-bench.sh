@@ -1,8 +1,9 @@
 #!/bin/sh
 # Guest side of the streaming section of ./build.sh bench (the N900
-# topology, release kernel): in one boot, the guest's memcpy bandwidth,
-# then frames per second of our main pipeline (et8ek8 -> switch -> CCP2 ->
-# CCDC -> LSC -> WB -> preview -> resizer -> memory, the sensor running
+# topology, release kernel): in one boot, the guest's memcpy bandwidth
+# and compute ceiling (/sys/kernel/debug/n900-isp/ceiling), then frames
+# per second of our main pipeline (et8ek8 -> switch -> CCP2 -> CCDC ->
+# LSC -> WB -> preview -> resizer -> memory, the sensor running
 # free) and of vimc's (Sensor A -> Debayer A -> Scaler -> RGB/YUV Capture,
 # RGB888) at the same output sizes, with our time per stage
 # (/sys/kernel/debug/n900-isp/media0/frames), and our pipeline again with
@@ -27,6 +28,9 @@ dmesg -n 1
 echo "N900-BENCH-BEGIN streaming"
 echo "BENCH cpus=$(grep -c ^processor /proc/cpuinfo) frames=$N"
 "$T/memcpy-bench" 614400
+# the compute ceiling (a 3-tap filter in the kernel, the driver's flags),
+# on one vCPU and on two, at each output size
+grep -v '^#' /sys/kernel/debug/n900-isp/ceiling | sed 's/^/BENCH-CEILING /'
 
 sensor=$(media-ctl -e 'et8ek8 3-003e')
 for size in $SIZES; do
