@@ -171,7 +171,9 @@ cmd_merge() {
 # ./build.sh bench: the same stress topologies on vanilla 6.12 (no
 # patches/) and on the patched kernel, one boot per kernel and topology,
 # release flavour; tests/bench/write-benchmarks.sh turns the consoles into
-# BENCHMARKS.md. N900_BENCH_SIZES picks the chain lengths.
+# BENCHMARKS.md. N900_BENCH_SIZES picks the chain lengths,
+# N900_BENCH_KERNELS the kernels (default "vanilla patched"; one of them
+# for a quick loop: BENCHMARKS.md then lacks the other's columns).
 cmd_bench() {
 	local what=${1:-all} kernel topo all=() sizes p skip
 	case $what in all | mc | stream) ;; *) die "usage: ./build.sh bench [all|mc|stream]" ;; esac
@@ -179,10 +181,11 @@ cmd_bench() {
 	for p in "$TOP"/patches/*.patch; do all+=("$(basename "$p" | cut -c1-4)"); done
 	export N900_BOOT_TIMEOUT=${N900_BOOT_TIMEOUT:-1800}
 	new_run bench
-	for kernel in vanilla patched; do
+	for kernel in ${N900_BENCH_KERNELS:-vanilla patched}; do
 		[ "$what" != stream ] || break
+		[[ $kernel =~ ^(vanilla|patched)$ ]] || die "N900_BENCH_KERNELS: vanilla and/or patched, not '$kernel'"
 		skip=
-		[ $kernel = patched ] || skip="${all[*]}"
+		[ "$kernel" = patched ] || skip="${all[*]}"
 		N900_SKIP_PATCHES=$skip guest release test n900
 		for topo in mesh-256 "${sizes[@]/#/chain-}"; do
 			run dtb "$TOP/dts/build.sh" "$topo"

@@ -29,6 +29,10 @@ records() {
 				for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 				print k, t, "op=" v["op"], v["median_us"], v["runs"]
 			}
+			/^BENCH-CALL op=/ {
+				for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+				print k, t, "call=" v["op"], v["per_call_us"]
+			}
 			/^BENCH warnings=/ { split($2, kv, "="); print k, t, "warnings", kv[2] }
 			/^BENCH splats=/ { split($2, kv, "="); print k, t, "splats", kv[2] }
 			/^BENCH-FAILED/ { $1 = ""; print k, t, "failed", $0 }
@@ -133,6 +137,29 @@ if [ -n "$last" ]; then
 		- patched scaling of full enumeration, t($last)/t($((last / 4))): **$scaling** (target: at most 5)
 
 	EOF
+fi
+
+if grep -q ' call=' <<<"$data"; then
+	cat <<-EOF
+		### Per call: the enumeration's ioctls against an empty one (issue 21)
+
+		In the same boots (\`mc-bench\`: each timed over a whole pass, divided
+		by its calls): \`MEDIA_IOC_DEVICE_INFO\` as many times as there are
+		entities (it copies a fixed answer: the cost of an ioctl), then
+		\`ENUM_ENTITIES\` with \`ID_FLAG_NEXT\` over every entity, then
+		\`ENUM_LINKS\` on every entity. Microseconds per call, patched kernel
+		(vanilla in brackets).
+
+		| N | DEVICE_INFO µs | ENUM_ENTITIES µs | ENUM_LINKS µs | ENUM_ENTITIES / DEVICE_INFO | ENUM_LINKS / DEVICE_INFO |
+		|---:|---:|---:|---:|---:|---:|
+	EOF
+	for n in "${chains[@]}"; do
+		d=$(get patched "chain-$n" call=device_info)
+		e=$(get patched "chain-$n" call=enum_entities)
+		l=$(get patched "chain-$n" call=enum_links)
+		echo "| $n | $d ($(get vanilla "chain-$n" call=device_info)) | $e ($(get vanilla "chain-$n" call=enum_entities)) | $l ($(get vanilla "chain-$n" call=enum_links)) | **$(ratio "$e" "$d")** | **$(ratio "$l" "$d")** |"
+	done
+	echo
 fi
 
 cat <<EOF

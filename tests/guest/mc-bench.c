@@ -11,10 +11,18 @@
  *             again the middle enabled data link: one SETUP_LINK pair
  *   power_on  open() of VIDEO, which powers up its whole pipeline
  *
+ * and, per call, the ioctls of the enumeration against the cheapest one:
+ *
+ *   device_info    MEDIA_IOC_DEVICE_INFO, as many calls as entities
+ *   enum_entities  ENUM_ENTITIES with MEDIA_ENT_ID_FLAG_NEXT from id 0 to
+ *                  the end (entities + 1 calls, the last one EINVAL)
+ *   enum_links     ENUM_LINKS on every entity (entities calls)
+ *
  * Each is repeated until it has run at least MIN_RUNS times and for
  * BUDGET_US, at most MAX_RUNS times; one line per operation:
  *
  *   BENCH op=enum entities=1024 runs=9 median_us=123456 min_us=120000
+ *   BENCH-CALL op=enum_links entities=1024 calls=1024 runs=9 median_us=52000 per_call_us=50.78
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -61,6 +69,10 @@ static void *grow(void *buf, size_t *have, size_t want)
 	return buf;
 }
 
+/* the entities' ids and sizes, from the first enumeration */
+static struct media_entity_desc *descs;
+static size_t descs_size;
+
 /* one media-ctl style enumeration; returns the number of entities */
 static unsigned int enumerate(void)
 {
@@ -81,6 +93,8 @@ static unsigned int enumerate(void)
 			die("MEDIA_IOC_ENUM_ENTITIES");
 		}
 		id = ed.id;
+		descs = grow(descs, &descs_size, (n + 1) * sizeof(*descs));
+		descs[n] = ed;
 		pads = grow(pads, &pads_size, (ed.pads + 1) * sizeof(*pads));
 		links = grow(links, &links_size, (ed.links + 1) * sizeof(*links));
 		memset(&le, 0, sizeof(le));
@@ -204,6 +218,54 @@ static double op_power_on(void)
 	return t;
 }
 
+static void op_device_info(void)
+{
+	struct media_device_info info;
+	unsigned int i;
+
+	for (i = 0; i < num_entities; i++)
+		if (ioctl(media_fd, MEDIA_IOC_DEVICE_INFO, &info) < 0)
+			die("MEDIA_IOC_DEVICE_INFO");
+}
+
+static void op_enum_entities(void)
+{
+	struct media_entity_desc ed;
+	__u32 id = 0;
+
+	for (;;) {
+		memset(&ed, 0, sizeof(ed));
+		ed.id = id | MEDIA_ENT_ID_FLAG_NEXT;
+		if (ioctl(media_fd, MEDIA_IOC_ENUM_ENTITIES, &ed) < 0) {
+			if (errno == EINVAL)
+				break;
+			die("MEDIA_IOC_ENUM_ENTITIES");
+		}
+		id = ed.id;
+	}
+}
+
+static void op_enum_links(void)
+{
+	static struct media_pad_desc *pads;
+	static struct media_link_desc *links;
+	static size_t pads_size, links_size;
+	struct media_links_enum le;
+	unsigned int i;
+
+	for (i = 0; i < num_entities; i++) {
+		pads = grow(pads, &pads_size, (descs[i].pads + 1) * sizeof(*pads));
+		links = grow(links, &links_size,
+			     (descs[i].links + 1) * sizeof(*links));
+		memset(&le, 0, sizeof(le));
+		le.entity = descs[i].id;
+		le.pads = pads;
+		le.links = links;
+		if (ioctl(media_fd, MEDIA_IOC_ENUM_LINKS, &le) < 0)
+			die("MEDIA_IOC_ENUM_LINKS");
+	}
+}
+
 static int cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -216,6 +278,26 @@ static void report(const char *op, double *t, unsigned int runs)
 	qsort(t, runs, sizeof(*t), cmp);
 	printf("BENCH op=%s entities=%u runs=%u median_us=%.0f min_us=%.0f\n",
 	       op, num_entities, runs, t[runs / 2], t[0]);
+	fflush(stdout);
+}
+
+/* the median of runs of @fn, which makes @calls ioctls, per call */
+static void bench_calls(const char *op, void (*fn)(void), unsigned int calls)
+{
+	double t[MAX_RUNS], total = 0;
+	unsigned int runs = 0;
+
+	while (runs < MAX_RUNS && (runs < MIN_RUNS || total < BUDGET_US)) {
+		double t0 = now_us();
+
+		fn();
+		t[runs] = now_us() - t0;
+		total += t[runs];
+		runs++;
+	}
+	qsort(t, runs, sizeof(*t), cmp);
+	printf("BENCH-CALL op=%s entities=%u calls=%u runs=%u median_us=%.0f per_call_us=%.2f\n",
+	       op, num_entities, calls, runs, t[runs / 2], t[runs / 2] / calls);
 	fflush(stdout);
 }
 
@@ -252,6 +334,9 @@ int main(int argc, char **argv)
 	num_entities = enumerate();
 
 	bench("enum", op_enum, NULL);
+	bench_calls("device_info", op_device_info, num_entities);
+	bench_calls("enum_entities", op_enum_entities, num_entities + 1);
+	bench_calls("enum_links", op_enum_links, num_entities);
 	bench("topology", op_topology, NULL);
 	pick_link();
 	video_fd = open(video_path, O_RDWR);
