@@ -75,7 +75,8 @@ The compute ceiling of the same boot
 (\`/sys/kernel/debug/n900-isp/ceiling\`, \`drivers/isp/isp_ceiling.c\`): a
 3-tap integer filter, (1 2 1) / 4 along each line of a 16-bit frame, in
 the kernel with the driver's own compiler flags, on one vCPU and split
-over two as the frame program splits a pass; median of 7 runs:
+over two as the frame program splits a pass (one split for the 8 frames
+of a run); median of 7 runs, from the second reading of the boot:
 
 | frame | vCPUs | µs per frame | Mpx/s |
 |---|---:|---:|---:|
