@@ -11,8 +11,20 @@
 
 #ifdef __KERNEL__
 #include <linux/string.h>
+#include <linux/unaligned.h>
 #else
 #include <string.h>
+
+/* the host's: bytes in little-endian order, as the kernel's */
+static inline void put_unaligned_le32(u32 v, void *p)
+{
+	u8 *b = p;
+
+	b[0] = v;
+	b[1] = v >> 8;
+	b[2] = v >> 16;
+	b[3] = v >> 24;
+}
 #endif
 
 static inline u32 pix_min(u32 a, u32 b)
@@ -902,16 +914,120 @@ static __always_inline void preview_line(const u16 *above, const u16 *line,
 	}
 }
 
+/* one output pixel pair (Y0 U Y1 V, or U Y0 V Y1 with @uyvy) of RGB */
+static __always_inline void preview_pair(u8 *o, u32 r0, u32 g0, u32 b0,
+					 u32 r1, u32 g1, u32 b1,
+					 unsigned int uyvy, u32 contrast,
+					 u32 brightness, bool plain)
+{
+	s32 rr0 = r0 >> 2, gg0 = g0 >> 2, bb0 = b0 >> 2;
+	s32 rr1 = r1 >> 2, gg1 = g1 >> 2, bb1 = b1 >> 2;
+	/* BT.601, limited range */
+	s32 y0 = ((66 * rr0 + 129 * gg0 + 25 * bb0 + 128) >> 8) + 16;
+	s32 y1 = ((66 * rr1 + 129 * gg1 + 25 * bb1 + 128) >> 8) + 16;
+	s32 u = ((-38 * rr0 - 74 * gg0 + 112 * bb0 + 128) >> 8) + 128 +
+		((-38 * rr1 - 74 * gg1 + 112 * bb1 + 128) >> 8) + 128;
+	s32 v = ((112 * rr0 - 94 * gg0 - 18 * bb0 + 128) >> 8) + 128 +
+		((112 * rr1 - 94 * gg1 - 18 * bb1 + 128) >> 8) + 128;
+
+	u32 l0, l1, c0 = clamp8((u + 1) >> 1), c1 = clamp8((v + 1) >> 1);
+
+	if (plain) {
+		l0 = clamp8(y0);
+		l1 = clamp8(y1);
+	} else {
+		l0 = pix_luma(contrast, brightness, y0);
+		l1 = pix_luma(contrast, brightness, y1);
+	}
+	/* one store for the four bytes */
+	if (uyvy)
+		put_unaligned_le32(c0 | l0 << 8 | c1 << 16 | l1 << 24, o);
+	else
+		put_unaligned_le32(l0 | c0 << 8 | l1 << 16 | c1 << 24, o);
+}
+
+/*
+ * preview_line() for an even width, a Bayer pair at a time, the line's
+ * colours known (@odd: B Gb, else Gr R): the same output, with each sample
+ * of the three lines loaded once. The window holds columns x - 1 .. x + 2
+ * of each line (mirrored at the edges as preview_line() does).
+ */
+static __always_inline void preview_line_pairs(const u16 *above,
+					       const u16 *line,
+					       const u16 *below,
+					       unsigned int width, u8 *out,
+					       unsigned int uyvy, u32 contrast,
+					       u32 brightness, bool odd,
+					       bool plain)
+{
+	unsigned int x, n = width > 2 ? 2 : 0;
+	u32 l0 = line[1], l1 = line[0], l2 = line[1], l3 = line[n];
+	u32 a0 = above[1], a1 = above[0], a2 = above[1], a3 = above[n];
+	u32 b0 = below[1], b1 = below[0], b2 = below[1], b3 = below[n];
+
+	for (x = 0; x < width; x += 2) {
+		if (odd)	/* B Gb */
+			preview_pair(out + 2 * x,
+				     avg4(a0, a2, b0, b2), avg4(l0, l2, a1, b1), l1,
+				     avg2(a2, b2), l2, avg2(l1, l3),
+				     uyvy, contrast, brightness, plain);
+		else		/* Gr R */
+			preview_pair(out + 2 * x,
+				     avg2(l0, l2), l1, avg2(a1, b1),
+				     l2, avg4(l1, l3, a2, b2), avg4(a1, a3, b1, b3),
+				     uyvy, contrast, brightness, plain);
+		if (x + 2 >= width)
+			break;
+		/* columns x + 1 .. x + 4; past the edge, x + 4 is x + 2's */
+		n = x + 4 < width ? x + 4 : x + 2;
+		l0 = l2;
+		l1 = l3;
+		l2 = line[x + 3];
+		l3 = line[n];
+		a0 = a2;
+		a1 = a3;
+		a2 = above[x + 3];
+		a3 = above[n];
+		b0 = b2;
+		b1 = b3;
+		b2 = below[x + 3];
+		b3 = below[n];
+	}
+}
+
 void pix_preview_line(const struct pix_preview *p, const u16 *above,
 		      const u16 *line, const u16 *below, unsigned int y,
 		      unsigned int width, u8 *out)
 {
-	if (p->contrast == PIX_CONTRAST_DEF && p->brightness == PIX_BRIGHTNESS_DEF)
-		preview_line(above, line, below, y, width, out, p->uyvy,
-			     PIX_CONTRAST_DEF, PIX_BRIGHTNESS_DEF, true);
-	else
-		preview_line(above, line, below, y, width, out, p->uyvy,
-			     p->contrast, p->brightness, false);
+	bool plain = p->contrast == PIX_CONTRAST_DEF &&
+		     p->brightness == PIX_BRIGHTNESS_DEF;
+
+	if (width < 2 || (width & 1)) {
+		if (plain)
+			preview_line(above, line, below, y, width, out, p->uyvy,
+				     PIX_CONTRAST_DEF, PIX_BRIGHTNESS_DEF, true);
+		else
+			preview_line(above, line, below, y, width, out, p->uyvy,
+				     p->contrast, p->brightness, false);
+	} else if (plain) {
+		if (y & 1)
+			preview_line_pairs(above, line, below, width, out,
+					   p->uyvy, PIX_CONTRAST_DEF,
+					   PIX_BRIGHTNESS_DEF, true, true);
+		else
+			preview_line_pairs(above, line, below, width, out,
+					   p->uyvy, PIX_CONTRAST_DEF,
+					   PIX_BRIGHTNESS_DEF, false, true);
+	} else {
+		if (y & 1)
+			preview_line_pairs(above, line, below, width, out,
+					   p->uyvy, p->contrast, p->brightness,
+					   true, false);
+		else
+			preview_line_pairs(above, line, below, width, out,
+					   p->uyvy, p->contrast, p->brightness,
+					   false, false);
+	}
 }
 
 /* -----------------------------------------------------------------------------
