@@ -16,6 +16,13 @@
 #include <string.h>
 
 /* the host's: bytes in little-endian order, as the kernel's */
+static inline u32 get_unaligned_le32(const void *p)
+{
+	const u8 *b = p;
+
+	return b[0] | b[1] << 8 | b[2] << 16 | (u32)b[3] << 24;
+}
+
 static inline void put_unaligned_le32(u32 v, void *p)
 {
 	u8 *b = p;
@@ -719,13 +726,40 @@ void pix_sensor_line(const struct pix_scene *s, unsigned int y, u16 *out)
  * CCDC
  */
 
+/*
+ * The line stages below take two samples a time, with one 32-bit load and
+ * one store: @in and @out are lines of 16-bit samples (the same line, for
+ * the stages that work in place)
+ */
+static inline u32 pair_load(const u16 *p)
+{
+	return get_unaligned_le32(p);
+}
+
+static inline void pair_store(u16 *p, u32 s0, u32 s1)
+{
+	put_unaligned_le32(s0 | s1 << 16, p);
+}
+
+static inline u32 ccdc_sample(u32 v, u32 black)
+{
+	return v > black ? v - black : 0;
+}
+
 void pix_ccdc_line(const struct pix_ccdc *c, const u16 *in, u16 *out,
 		   unsigned int width)
 {
+	u32 black = c->black;
 	unsigned int x;
 
-	for (x = 0; x < width; x++)
-		out[x] = in[x] > c->black ? in[x] - c->black : 0;
+	for (x = 0; x + 1 < width; x += 2) {
+		u32 v = pair_load(in + x);
+
+		pair_store(out + x, ccdc_sample(v & 0xffff, black),
+			   ccdc_sample(v >> 16, black));
+	}
+	if (x < width)
+		out[x] = ccdc_sample(in[x], black);
 }
 
 /* the data formatter's 10 to 8 bit: the 8 most significant bits */
@@ -790,13 +824,22 @@ void pix_lsc_line(const struct pix_lsc *l, unsigned int y, const u16 *in,
 	for (gx = 0; gx < l->grid_w; gx++)
 		col[gx] = (g0[gx] * (PIX_LSC_CELL - fy) + g1[gx] * fy) >>
 			  PIX_LSC_CELL_SHIFT;
-	for (x = 0; x < l->width; x++) {
+	for (x = 0; x < l->width; x += 2) {
 		unsigned int i = x >> PIX_LSC_CELL_SHIFT;
 		unsigned int fx = x & (PIX_LSC_CELL - 1);
-		u32 gain = (col[i] * (PIX_LSC_CELL - fx) + col[i + 1] * fx) >>
-			   PIX_LSC_CELL_SHIFT;
+		u32 c0 = col[i], c1 = col[i + 1], v, g0, g1;
 
-		out[x] = pix_min((in[x] * gain) >> 8, PIX_RAW_MAX);
+		/* x is even and a cell even: x + 1 is in the same cell */
+		g0 = (c0 * (PIX_LSC_CELL - fx) + c1 * fx) >> PIX_LSC_CELL_SHIFT;
+		if (x + 1 >= l->width) {
+			out[x] = pix_min((in[x] * g0) >> 8, PIX_RAW_MAX);
+			break;
+		}
+		g1 = (c0 * (PIX_LSC_CELL - fx - 1) + c1 * (fx + 1)) >>
+		     PIX_LSC_CELL_SHIFT;
+		v = pair_load(in + x);
+		pair_store(out + x, pix_min(((v & 0xffff) * g0) >> 8, PIX_RAW_MAX),
+			   pix_min(((v >> 16) * g1) >> 8, PIX_RAW_MAX));
 	}
 }
 
@@ -813,8 +856,10 @@ void pix_wb_line(const struct pix_wb *w, unsigned int y, const u16 *in,
 	unsigned int x;
 
 	for (x = 0; x + 1 < width; x += 2) {
-		out[x] = pix_min((in[x] * f0) >> 13, PIX_RAW_MAX);
-		out[x + 1] = pix_min((in[x + 1] * f1) >> 13, PIX_RAW_MAX);
+		u32 v = pair_load(in + x);
+
+		pair_store(out + x, pix_min(((v & 0xffff) * f0) >> 13, PIX_RAW_MAX),
+			   pix_min(((v >> 16) * f1) >> 13, PIX_RAW_MAX));
 	}
 	if (x < width)
 		out[x] = pix_min((in[x] * f0) >> 13, PIX_RAW_MAX);
@@ -1046,8 +1091,29 @@ unsigned int pix_resizer_src_line(const struct pix_resizer *r, unsigned int y)
 }
 
 /*
+ * (a * (256 - f) + b * f) >> 8 on each byte of @a and @b at once: two
+ * bytes a time in 16-bit lanes, which the largest sum (255 * 256) fits
+ */
+static inline u32 blend4(u32 a, u32 b, u32 f)
+{
+	u32 lo = (a & 0x00ff00ff) * (256 - f) + (b & 0x00ff00ff) * f;
+	u32 hi = ((a >> 8) & 0x00ff00ff) * (256 - f) +
+		 ((b >> 8) & 0x00ff00ff) * f;
+
+	return ((lo >> 8) & 0x00ff00ff) | (hi & 0xff00ff00);
+}
+
+static inline u32 blend(u32 a, u32 b, u32 f)
+{
+	return (a * (256 - f) + b * f) >> 8;
+}
+
+/*
  * @in0 is input line pix_resizer_src_line(@y), @in1 the one after it (the
- * same line at the bottom edge); @tmp has room for one input line.
+ * same line at the bottom edge); @tmp has room for one input line. The
+ * vertical blend runs on four bytes a time (the line is 2 * in_w bytes,
+ * in_w even), the horizontal one writes an output pair (two lumas, U, V)
+ * a time.
  */
 void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 		      const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
@@ -1057,28 +1123,46 @@ void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 	unsigned int i, x, n = 2 * r->in_w, half = r->in_w / 2;
 	unsigned int ly = uyvy ? 1 : 0, lc = uyvy ? 0 : 1;
 
-	for (i = 0; i < n; i++)
-		tmp[i] = (in0[i] * (256 - fy) + in1[i] * fy) >> 8;
+	for (i = 0; i + 4 <= n; i += 4)
+		put_unaligned_le32(blend4(get_unaligned_le32(in0 + i),
+					  get_unaligned_le32(in1 + i), fy),
+				   tmp + i);
+	for (; i < n; i++)
+		tmp[i] = blend(in0[i], in1[i], fy);
 
-	/* luma, on the full-width grid */
-	for (x = 0; x < r->out_w; x++) {
-		u32 pos = x * r->hstep, ix = pos >> 16, f = (pos >> 8) & 0xff;
-		u32 a = tmp[2 * ix + ly];
-		u32 b = ix + 1 < r->in_w ? tmp[2 * (ix + 1) + ly] : a;
+	for (x = 0; x < r->out_w; x += 2) {
+		u32 luma[2], chroma[2], pos, ix, f, a, b;
+		unsigned int k, j;
 
-		out[2 * x + ly] = (a * (256 - f) + b * f) >> 8;
-	}
-	/* chroma, U and V of each pair, on the half-width grid */
-	for (x = 0; x < r->out_w / 2; x++) {
-		u32 pos = x * r->hstep, ix = pos >> 16, f = (pos >> 8) & 0xff;
-		unsigned int j = ix + 1 < half ? ix + 1 : ix;
-
-		for (i = 0; i < 2; i++) {
-			u32 a = tmp[4 * ix + lc + 2 * i];
-			u32 b = tmp[4 * j + lc + 2 * i];
-
-			out[4 * x + lc + 2 * i] = (a * (256 - f) + b * f) >> 8;
+		/* luma, on the full-width grid */
+		for (k = 0; k < 2 && x + k < r->out_w; k++) {
+			pos = (x + k) * r->hstep;
+			ix = pos >> 16;
+			f = (pos >> 8) & 0xff;
+			a = tmp[2 * ix + ly];
+			b = ix + 1 < r->in_w ? tmp[2 * (ix + 1) + ly] : a;
+			luma[k] = blend(a, b, f);
 		}
+		if (x + 1 >= r->out_w) {	/* an odd width's last luma */
+			out[2 * x + ly] = luma[0];
+			break;
+		}
+		/* chroma, U and V of each pair, on the half-width grid */
+		pos = x / 2 * r->hstep;
+		ix = pos >> 16;
+		f = (pos >> 8) & 0xff;
+		j = ix + 1 < half ? ix + 1 : ix;
+		for (k = 0; k < 2; k++)
+			chroma[k] = blend(tmp[4 * ix + lc + 2 * k],
+					  tmp[4 * j + lc + 2 * k], f);
+		if (uyvy)
+			put_unaligned_le32(chroma[0] | luma[0] << 8 |
+					   chroma[1] << 16 | luma[1] << 24,
+					   out + 2 * x);
+		else
+			put_unaligned_le32(luma[0] | chroma[0] << 8 |
+					   luma[1] << 16 | chroma[1] << 24,
+					   out + 2 * x);
 	}
 }
 
