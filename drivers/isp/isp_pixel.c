@@ -598,7 +598,7 @@ void pix_scene_set_cache(struct pix_scene *s, void *cache)
 void pix_scene_prepare(struct pix_scene *s)
 {
 	unsigned int w = s->width, x, b, dist;
-	s32 cx = w / 2, sum = 0;
+	s32 sum = 0;
 
 	s->scale = s->exposure * (16 + s->gain) * 16 /
 		   (s->exposure_ref ? s->exposure_ref : 1);
@@ -607,9 +607,6 @@ void pix_scene_prepare(struct pix_scene *s)
 	s->blur = pix_min(dist / PIX_FOCUS_STEP, 16);
 
 	for (x = 0; x < w; x++) {
-		s32 d = (s32)x - cx;
-
-		s->dx2[x] = (u32)(d * d) >> 4;
 		/* the stripes, before blurring, kept in tex for now */
 		s->tex[x] = x >= w / 4 && x < 3 * w / 4 ?
 			    ((x >> 2) & 1 ? SCENE_TEX_AMPLITUDE :
@@ -655,6 +652,55 @@ static u16 bars_sample(unsigned int bar, unsigned int site)
 	return rgb & bit ? BARS_ON : BARS_OFF;
 }
 
+/* a pixel of the synthetic scene: its value @v, vignetted and exposed */
+static __always_inline u32 synthetic_pixel(const struct pix_scene *s, s32 v,
+					   unsigned int x, s32 cx, u32 dy2,
+					   u32 vk, const s32 *tex)
+{
+	s32 dx = (s32)x - cx;
+	u32 vig, t;
+
+	if (tex)
+		v += tex[x];
+	if (v < 0)
+		v = 0;
+	vig = 256 - (((((u32)(dx * dx) >> 4) + dy2) * vk) >> 16);
+	t = ((u32)v * vig) >> 8;
+	return pix_min((t * s->scale) >> 8, PIX_RAW_MAX);
+}
+
+/*
+ * The synthetic scene's line for an even width, a Bayer pair a time (Gr R
+ * on even lines, B Gb on odd ones) and one store a pair: the same samples
+ * as the loop of pix_sensor_line() for odd widths.
+ */
+static void synthetic_line_pairs(const struct pix_scene *s, unsigned int y,
+				 u16 *out)
+{
+	unsigned int w = s->width, h = s->height, x;
+	s32 cx = w / 2, cy = h / 2, dy = (s32)y - cy;
+	u32 dy2 = (u32)(dy * dy) >> 4;
+	u32 r2max = ((u32)(w / 2) * (w / 2) + (u32)cy * cy) >> 4;
+	u32 vk = (SCENE_VIGNETTE << 16) / (r2max ? r2max : 1);
+	u32 rstep = (400 << 16) / w, bstep = (300 << 16) / w;
+	s32 g = 300 + 300 * (s32)y / (s32)h;
+	const s32 *tex = y >= h / 4 && y < 3 * h / 4 ? s->tex : NULL;
+	u32 p0, p1;
+
+	for (x = 0; x < w; x += 2) {
+		if (y & 1) {
+			p0 = synthetic_pixel(s, 500 - (s32)((x * bstep) >> 16),
+					     x, cx, dy2, vk, tex);
+			p1 = synthetic_pixel(s, g, x + 1, cx, dy2, vk, tex);
+		} else {
+			p0 = synthetic_pixel(s, g, x, cx, dy2, vk, tex);
+			p1 = synthetic_pixel(s, 200 + (s32)(((x + 1) * rstep) >> 16),
+					     x + 1, cx, dy2, vk, tex);
+		}
+		put_unaligned_le32(p0 | p1 << 16, out + x);
+	}
+}
+
 /**
  * pix_sensor_line() - one line of the sensor's frame
  * @s: the scene, prepared for this frame by pix_scene_prepare()
@@ -691,19 +737,21 @@ void pix_sensor_line(const struct pix_scene *s, unsigned int y, u16 *out)
 		break;
 	}
 
+	if (!(w & 1)) {
+		synthetic_line_pairs(s, y, out);
+		return;
+	}
 	{
-		s32 cy = h / 2, dy = (s32)y - cy;
+		s32 cx = w / 2, cy = h / 2, dy = (s32)y - cy;
 		u32 dy2 = (u32)(dy * dy) >> 4;
 		u32 r2max = ((u32)(w / 2) * (w / 2) + (u32)cy * cy) >> 4;
 		u32 vk = (SCENE_VIGNETTE << 16) / (r2max ? r2max : 1);
 		u32 rstep = (400 << 16) / w, bstep = (300 << 16) / w;
-		s32 g = 300 + 300 * (s32)y / (s32)h;
-		int textured = y >= h / 4 && y < 3 * h / 4;
+		s32 g = 300 + 300 * (s32)y / (s32)h, v;
+		const s32 *tex = y >= h / 4 && y < 3 * h / 4 ? s->tex : NULL;
 
 		for (x = 0; x < w; x++) {
 			unsigned int site = pix_site(x, y);
-			s32 v;
-			u32 vig, t;
 
 			if (site == PIX_R)
 				v = 200 + (s32)((x * rstep) >> 16);
@@ -711,13 +759,7 @@ void pix_sensor_line(const struct pix_scene *s, unsigned int y, u16 *out)
 				v = 500 - (s32)((x * bstep) >> 16);
 			else
 				v = g;
-			if (textured)
-				v += s->tex[x];
-			if (v < 0)
-				v = 0;
-			vig = 256 - (((s->dx2[x] + dy2) * vk) >> 16);
-			t = ((u32)v * vig) >> 8;
-			out[x] = pix_min((t * s->scale) >> 8, PIX_RAW_MAX);
+			out[x] = synthetic_pixel(s, v, x, cx, dy2, vk, tex);
 		}
 	}
 }
@@ -1134,13 +1176,23 @@ void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 		u32 luma[2], chroma[2], pos, ix, f, a, b;
 		unsigned int k, j;
 
-		/* luma, on the full-width grid */
+		/*
+		 * luma, on the full-width grid: the lumas of input pixels ix
+		 * and ix + 1 are bytes ly and ly + 2 of the word at 2 * ix
+		 */
 		for (k = 0; k < 2 && x + k < r->out_w; k++) {
 			pos = (x + k) * r->hstep;
 			ix = pos >> 16;
 			f = (pos >> 8) & 0xff;
-			a = tmp[2 * ix + ly];
-			b = ix + 1 < r->in_w ? tmp[2 * (ix + 1) + ly] : a;
+			if (ix + 1 < r->in_w) {
+				u32 w = get_unaligned_le32(tmp + 2 * ix) >> (8 * ly);
+
+				a = w & 0xff;
+				b = (w >> 16) & 0xff;
+			} else {
+				a = tmp[2 * ix + ly];
+				b = a;
+			}
 			luma[k] = blend(a, b, f);
 		}
 		if (x + 1 >= r->out_w) {	/* an odd width's last luma */
@@ -1152,9 +1204,12 @@ void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 		ix = pos >> 16;
 		f = (pos >> 8) & 0xff;
 		j = ix + 1 < half ? ix + 1 : ix;
+		/* U and V of a pair: bytes lc and lc + 2 of its word */
+		a = get_unaligned_le32(tmp + 4 * ix) >> (8 * lc);
+		b = get_unaligned_le32(tmp + 4 * j) >> (8 * lc);
 		for (k = 0; k < 2; k++)
-			chroma[k] = blend(tmp[4 * ix + lc + 2 * k],
-					  tmp[4 * j + lc + 2 * k], f);
+			chroma[k] = blend((a >> (16 * k)) & 0xff,
+					  (b >> (16 * k)) & 0xff, f);
 		if (uyvy)
 			put_unaligned_le32(chroma[0] | luma[0] << 8 |
 					   chroma[1] << 16 | luma[1] << 24,

@@ -126,7 +126,6 @@ size_t pix_image_blur_size(const struct pix_image *img);
  * @frame: the frame number, part of the noise generator's key
  * @scale: brightness scale, Q8, from @exposure and @gain
  * @blur: blur radius in pixels, from @focus
- * @dx2: per column, the squared distance to the optical centre, >> 4
  * @tex: per column, the (blurred) texture of the focus target
  * @blurred: room for the blurred image, pix_image_blur_size() bytes (the
  *	caller's); NULL: images are not blurred
@@ -166,7 +165,6 @@ struct pix_scene {
 	/* computed by pix_scene_prepare() */
 	u32 scale;
 	unsigned int blur;
-	u32 dx2[PIX_MAX_WIDTH];
 	s32 tex[PIX_MAX_WIDTH];
 	u16 *blurred;
 	const u16 *src;
