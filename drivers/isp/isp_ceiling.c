@@ -19,6 +19,7 @@
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
+#include <linux/preempt.h>
 #include <linux/seq_file.h>
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
@@ -91,8 +92,11 @@ static void isp_ceiling_work(struct work_struct *work)
 static u64 isp_ceiling_frame(struct isp_ceiling *c, unsigned int cpus)
 {
 	unsigned int cpu = nr_cpu_ids;
-	u64 t0 = ktime_get_ns();
+	u64 t0, ns;
 
+	/* the reader stays on its CPU, so that the halves run on two */
+	migrate_disable();
+	t0 = ktime_get_ns();
 	if (cpus > 1)
 		cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
 	if (cpu >= nr_cpu_ids) {
@@ -103,7 +107,9 @@ static u64 isp_ceiling_frame(struct isp_ceiling *c, unsigned int cpus)
 		isp_ceiling_lines(c, 0, c->height / 2);
 		wait_for_completion(&c->done);
 	}
-	return div_u64(ktime_get_ns() - t0, ISP_CEILING_FRAMES);
+	ns = ktime_get_ns() - t0;
+	migrate_enable();
+	return div_u64(ns, ISP_CEILING_FRAMES);
 }
 
 static int isp_ceiling_cmp(const void *a, const void *b)

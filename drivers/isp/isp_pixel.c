@@ -771,8 +771,12 @@ void pix_sensor_line(const struct pix_scene *s, unsigned int y, u16 *out)
 /*
  * The line stages below take two samples a time, with one 32-bit load and
  * one store: @in and @out are lines of 16-bit samples (the same line, for
- * the stages that work in place)
+ * the stages that work in place), the first sample in the low half as on
+ * a little-endian CPU (the guest's armhf, the host model's x86)
  */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "isp_pixel.c loads two 16-bit samples as one little-endian word"
+#endif
 static inline u32 pair_load(const u16 *p)
 {
 	return get_unaligned_le32(p);
