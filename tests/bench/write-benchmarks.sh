@@ -3,18 +3,22 @@
 # and docs/bench-scaling.png from every bench console in LOGS
 # (bench-vanilla-*.log, bench-patched-*.log: the scaling, by
 # tests/bench/bench-report.sh; bench-stream.log: the streaming section, by
-# tests/bench/stream-report.sh), this run's and earlier ones. With only a
-# streaming log (./build.sh bench stream), the scaling sections of the
-# current BENCHMARKS.md are kept.
+# tests/bench/stream-report.sh), this run's and earlier ones. With
+# --stream-only (./build.sh bench stream), or with only a streaming log,
+# the scaling sections of the current BENCHMARKS.md are kept and the
+# scaling data and plot are left alone.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-logdir=${1:?usage: write-benchmarks.sh LOGS}
+stream_only=
+[ "${1:-}" != --stream-only ] || { stream_only=1; shift; }
+logdir=${1:?usage: write-benchmarks.sh [--stream-only] LOGS}
 stream=$logdir/bench-stream.log
 die() { printf '[build] error: %s\n' "$*" >&2; exit 1; }
 logs=()
 for p in "$logdir"/bench-vanilla-*.log "$logdir"/bench-patched-*.log; do
-	[ ! -f "$p" ] || logs+=("$p")
+	[ -n "$stream_only" ] || [ ! -f "$p" ] || logs+=("$p")
 done
+[ -z "$stream_only" ] || [ -f "$stream" ] || die "--stream-only: no $stream"
 {
 	if [ ${#logs[@]} -gt 0 ]; then
 		"$top/tests/bench/bench-report.sh" "${logs[@]}"
