@@ -70,9 +70,19 @@ static int isp_subdev_bound(struct v4l2_async_notifier *notifier,
 			    struct v4l2_async_connection *asc)
 {
 	struct isp_device *isp = notifier_to_isp(notifier);
+	int ret;
 
 	dev_dbg(isp->dev, "bound %s\n", sd->name);
-	return isp_create_links(isp, &sd->entity, sd->fwnode);
+	/*
+	 * Under the stream lock, as isp_subdev_unbind(): a STREAMON starts
+	 * its node's pipeline before it finds the node's path incomplete and
+	 * stops it again, and a link of a started pipeline cannot be enabled
+	 * (-EBUSY): an immutable one would fail the bind
+	 */
+	mutex_lock(&isp->stream_lock);
+	ret = isp_create_links(isp, &sd->entity, sd->fwnode);
+	mutex_unlock(&isp->stream_lock);
+	return ret;
 }
 
 static int isp_subdev_complete(struct v4l2_async_notifier *notifier)
