@@ -317,6 +317,24 @@ static void blur_image(struct pix_scene *s, unsigned int r)
 	s->blur_radius = r;
 }
 
+/*
+ * A frame coordinate's place on the scene's grid of @n samples: @pos, Q16,
+ * the centre already shifted by half a sample; the sample on its left in
+ * *@i and the next one's weight, Q8, in *@f (0 at the last sample)
+ */
+static inline void scene_grid(s32 pos, unsigned int n, unsigned int *i,
+			      unsigned int *f)
+{
+	if (pos < 0)
+		pos = 0;
+	*i = pos >> 16;
+	*f = (pos >> 8) & 0xff;
+	if (*i >= n - 1) {
+		*i = n - 1;
+		*f = 0;
+	}
+}
+
 /* the Image pattern's per-frame tables */
 static void scene_prepare_image(struct pix_scene *s)
 {
@@ -369,17 +387,9 @@ static void scene_prepare_image(struct pix_scene *s)
 	 */
 	s->direct = w == sw && s->height == img->height;
 	for (x = 0; x < w; x++) {
-		s32 pos = (s32)(x * step + step / 2) - 32768;
 		unsigned int ix, f;
 
-		if (pos < 0)
-			pos = 0;
-		ix = pos >> 16;
-		f = (pos >> 8) & 0xff;
-		if (ix >= sw - 1) {
-			ix = sw - 1;
-			f = 0;
-		}
+		scene_grid((s32)(x * step + step / 2) - 32768, sw, &ix, &f);
 		s->col[x] = (3 * ix) << 8 | f;
 	}
 
@@ -507,14 +517,7 @@ static __always_inline void image_line(const struct pix_scene *s,
 		return;
 	}
 
-	if (pos < 0)
-		pos = 0;
-	iy = pos >> 16;
-	fy = (pos >> 8) & 0xff;
-	if (iy >= sh - 1) {
-		iy = sh - 1;
-		fy = 0;
-	}
+	scene_grid(pos, sh, &iy, &fy);
 	r0 = s->src + (size_t)iy * row;
 	r1 = fy ? r0 + row : r0;
 	for (x = 0; x < w; x++) {
