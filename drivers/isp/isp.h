@@ -435,6 +435,9 @@ struct media_entity *isp_find_entity(struct isp_device *isp,
 int isp_create_links(struct isp_device *isp, struct media_entity *entity,
 		     struct fwnode_handle *fwnode);
 void isp_unlink_entity(struct isp_device *isp, struct media_entity *entity);
+struct media_entity *isp_links_join(struct isp_device *isp,
+				    struct fwnode_handle *fwnode,
+				    struct media_pipeline *pipe);
 bool isp_enabled_path(struct media_entity *from, struct media_entity *to);
 int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 		   const struct media_pad *remote, u32 flags);
@@ -486,5 +489,8 @@ int isp_video_check_format(struct isp_video *video);
 extern const struct vb2_ops isp_video_queue_ops;
 void isp_video_entity_gone(struct isp_video *video,
 			   struct media_entity *entity);
+void isp_video_entity_joins(struct isp_video *video, struct v4l2_subdev *sd);
+bool isp_entity_in_pipeline(struct media_entity *entity,
+			    struct media_pipeline *pipe);
 
 #endif /* N900_ISP_H */

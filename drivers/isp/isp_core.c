@@ -70,16 +70,21 @@ static int isp_subdev_bound(struct v4l2_async_notifier *notifier,
 			    struct v4l2_async_connection *asc)
 {
 	struct isp_device *isp = notifier_to_isp(notifier);
+	unsigned int i;
 	int ret;
 
 	dev_dbg(isp->dev, "bound %s\n", sd->name);
 	/*
-	 * Under the stream lock, as isp_subdev_unbind(): a STREAMON starts
-	 * its node's pipeline before it finds the node's path incomplete and
-	 * stops it again, and a link of a started pipeline cannot be enabled
-	 * (-EBUSY): an immutable one would fail the bind
+	 * A link of a started pipeline cannot be enabled (-EBUSY), and the
+	 * links the bind needs would fail it: the streams they join stop
+	 * first, and, under the stream lock as in isp_subdev_unbind(), no
+	 * STREAMON starts a pipeline until the links are made (a STREAMON
+	 * starts its node's pipeline even when it then finds the node's
+	 * path incomplete and stops it again).
 	 */
 	mutex_lock(&isp->stream_lock);
+	for (i = 0; i < isp->num_videos; i++)
+		isp_video_entity_joins(&isp->videos[i], sd);
 	ret = isp_create_links(isp, &sd->entity, sd->fwnode);
 	mutex_unlock(&isp->stream_lock);
 	return ret;

@@ -357,6 +357,49 @@ int isp_create_links(struct isp_device *isp, struct media_entity *entity,
 }
 
 /**
+ * isp_links_join() - would a binding entity's links join a pipeline?
+ * @isp: the ISP device
+ * @fwnode: the DT node of the entity about to get its links
+ * @pipe: a started pipeline
+ *
+ * Looks for a link of @fwnode's graph that isp_create_links() must enable
+ * for the bind to succeed (enabled in the tree, and immutable or the
+ * graph not yet complete) whose other end is registered and has a pad in
+ * @pipe. Takes the graph mutex.
+ *
+ * Return: that other end's entity, or NULL when there is none.
+ */
+struct media_entity *isp_links_join(struct isp_device *isp,
+				    struct fwnode_handle *fwnode,
+				    struct media_pipeline *pipe)
+{
+	struct fwnode_handle *ep, *rep, *rparent;
+	struct media_entity *remote, *found = NULL;
+	u32 flags;
+
+	mutex_lock(&isp->mdev.graph_mutex);
+	fwnode_graph_for_each_endpoint(fwnode, ep) {
+		rep = fwnode_graph_get_remote_endpoint(ep);
+		if (!rep)
+			continue;
+		flags = endpoint_link_flags(ep) | endpoint_link_flags(rep);
+		rparent = fwnode_graph_get_port_parent(rep);
+		remote = isp_find_entity(isp, rparent);
+		fwnode_handle_put(rparent);
+		fwnode_handle_put(rep);
+		if (remote && (flags & MEDIA_LNK_FL_ENABLED) &&
+		    (!isp->registered || (flags & MEDIA_LNK_FL_IMMUTABLE)) &&
+		    isp_entity_in_pipeline(remote, pipe)) {
+			found = remote;
+			fwnode_handle_put(ep);
+			break;
+		}
+	}
+	mutex_unlock(&isp->mdev.graph_mutex);
+	return found;
+}
+
+/**
  * isp_unlink_entity() - remove the links of an entity that goes away
  * @isp: the ISP device
  * @entity: an entity about to be unregistered, no longer streaming

@@ -406,9 +406,15 @@ static void isp_stop_streaming(struct vb2_queue *q)
 	mutex_unlock(&video->feed_lock);
 }
 
-/* whether a pad of @entity is in @pipe */
-static bool entity_in_pipeline(struct media_entity *entity,
-			       struct media_pipeline *pipe)
+/**
+ * isp_entity_in_pipeline() - is a pad of an entity in a pipeline?
+ * @entity: the entity
+ * @pipe: the pipeline
+ *
+ * Return: true when one of @entity's pads belongs to @pipe.
+ */
+bool isp_entity_in_pipeline(struct media_entity *entity,
+			    struct media_pipeline *pipe)
 {
 	struct media_pad *pad;
 
@@ -418,30 +424,61 @@ static bool entity_in_pipeline(struct media_entity *entity,
 	return false;
 }
 
+/*
+ * Stop a stream as if the hardware had failed under it: its frame thread
+ * and pipeline stop while every entity of the pipeline still exists, and
+ * its queue reports the error (vb2_queue_error(): DQBUF and QBUF fail with
+ * EIO) until STREAMOFF or close.
+ */
+static void isp_video_stop_error(struct isp_video *video, const char *name,
+				 const char *why)
+{
+	dev_warn(video->isp->dev, "%s: %s %s, streaming stops\n",
+		 video->vdev.name, name, why);
+	isp_video_halt(video);
+	vb2_queue_error(&video->queue);
+}
+
 /**
  * isp_video_entity_gone() - stop a stream whose pipeline loses an entity
  * @video: a video node
  * @entity: an entity about to be unregistered (its driver unbinds)
  *
  * A node streaming through @entity stops as if the hardware had failed
- * under it: its frame thread and pipeline stop while every entity of the
- * pipeline still exists, and its queue reports the error (vb2_queue_error():
- * DQBUF and QBUF fail with EIO) until STREAMOFF or close. Called with
- * isp->stream_lock held.
+ * under it (see isp_video_stop_error()). Called with isp->stream_lock held.
  */
 void isp_video_entity_gone(struct isp_video *video,
 			   struct media_entity *entity)
 {
-	struct isp_device *isp = video->isp;
-
-	lockdep_assert_held(&isp->stream_lock);
+	lockdep_assert_held(&video->isp->stream_lock);
 	if (video->thread &&
-	    entity_in_pipeline(entity, video_device_pipeline(&video->vdev))) {
-		dev_warn(isp->dev, "%s: %s goes away, streaming stops\n",
-			 video->vdev.name, entity->name);
-		isp_video_halt(video);
-		vb2_queue_error(&video->queue);
-	}
+	    isp_entity_in_pipeline(entity, video_device_pipeline(&video->vdev)))
+		isp_video_stop_error(video, entity->name, "goes away");
+}
+
+/**
+ * isp_video_entity_joins() - stop a stream that a binding subdevice joins
+ * @video: a video node
+ * @sd: a subdevice about to get its links (its driver binds)
+ *
+ * A link of a started pipeline cannot be enabled (the core says -EBUSY),
+ * and a link the subdevice cannot do without (immutable, or any enabled
+ * one while the graph is not yet complete) would fail its bind: a stream
+ * of @video whose pipeline such a link joins stops first, as for an
+ * unbind. A node streaming on its own before the camera has bound is one.
+ * Called with isp->stream_lock held.
+ */
+void isp_video_entity_joins(struct isp_video *video, struct v4l2_subdev *sd)
+{
+	struct media_entity *remote;
+
+	lockdep_assert_held(&video->isp->stream_lock);
+	if (!video->thread)
+		return;
+	remote = isp_links_join(video->isp, sd->fwnode,
+				video_device_pipeline(&video->vdev));
+	if (remote)
+		isp_video_stop_error(video, sd->name, "binds to its pipeline");
 }
 
 const struct vb2_ops isp_video_queue_ops = {
