@@ -20,6 +20,14 @@
  *               the subdevices' s_power takes runtime PM
  *   "streaming" runtime PM is taken in s_stream only, while a pipeline
  *               streams
+ *   "autosuspend" as "streaming", but a device powers down only
+ *               "autosuspend_delay_ms" (module parameter, default 1000)
+ *               after its last user, as real sensor drivers do: a stream
+ *               restarted within the delay pays no power-up
+ *
+ * System sleep (suspend to idle) powers every powered device down through
+ * its sequence and, at resume, back up those that a user still holds (a
+ * device powered only for its autosuspend delay stays down).
  *
  * Every transition and every step is recorded in an ordered, timestamped
  * event log and as an n900_power trace event; per device the library
@@ -54,10 +62,13 @@ extern const struct dev_pm_ops n900_power_pm_ops;
 
 int n900_power_init(struct device *dev, struct media_entity *entity);
 bool n900_power_policy_streaming(void);
+const char *n900_power_policy(void);
 int n900_power_subdev_s_power(struct v4l2_subdev *sd, int on);
 int n900_power_subdev_s_stream(struct v4l2_subdev *sd, int enable);
 int n900_power_subdev_open(struct v4l2_subdev *sd, struct v4l2_subdev_fh *fh);
 int n900_power_subdev_close(struct v4l2_subdev *sd, struct v4l2_subdev_fh *fh);
+void n900_power_settle(struct device *dev);
+void n900_power_unregister(struct device *dev);
 int n900_power_get_stats(struct device *dev, struct n900_power_stats *st);
 void n900_power_events_show(struct seq_file *m,
 			    const struct media_device *mdev);

@@ -490,6 +490,7 @@ extern const struct vb2_ops isp_video_queue_ops;
 void isp_video_entity_gone(struct isp_video *video,
 			   struct media_entity *entity);
 void isp_video_entity_joins(struct isp_video *video, struct v4l2_subdev *sd);
+void isp_video_park(struct isp_video *video, bool park);
 bool isp_entity_in_pipeline(struct media_entity *entity,
 			    struct media_pipeline *pipe);
 

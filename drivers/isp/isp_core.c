@@ -122,7 +122,8 @@ static int isp_subdev_complete(struct v4l2_async_notifier *notifier)
  * streams through it stop before its entity is unregistered, so that no
  * frame thread reads it and no started pipeline holds its pads; then its
  * links are disabled, which powers down what they joined to an open node,
- * and removed. Both under the stream lock, so that no STREAMON can start a
+ * and removed, and a power-down its autosuspend delay holds back happens
+ * now. Both under the stream lock, so that no STREAMON can start a
  * pipeline through the entity in between: once its links are gone, no
  * path reaches it.
  */
@@ -137,6 +138,8 @@ static void isp_subdev_unbind(struct v4l2_async_notifier *notifier,
 	for (i = 0; i < isp->num_videos; i++)
 		isp_video_entity_gone(&isp->videos[i], &sd->entity);
 	isp_unlink_entity(isp, &sd->entity);
+	/* no power-down later, when the ISP's clocks may be gone */
+	n900_power_settle(sd->dev);
 	mutex_unlock(&isp->stream_lock);
 }
 
@@ -348,9 +351,10 @@ static void isp_remove_videos(struct isp_device *isp)
  *
  * The seed semantics: a link change powers up or down what it connects to
  * an open video node (v4l2_pipeline_link_notify). Under the "streaming"
- * power policy, links do not power anything. While no video node is open,
- * no use count can change: the two graph walks are skipped, which keeps
- * the links of a 4096-entity graph cheap to make at bind.
+ * and "autosuspend" power policies, links do not power anything. While no
+ * video node is open, no use count can change: the two graph walks are
+ * skipped, which keeps the links of a 4096-entity graph cheap to make at
+ * bind.
  *
  * Return: 0, or the errno of a failed power-up.
  */
@@ -519,6 +523,41 @@ static void isp_remove(struct platform_device *pdev)
 	v4l2_device_put(&isp->v4l2_dev);
 }
 
+/*
+ * System sleep, as the OMAP3 ISP driver stops its pipelines in prepare:
+ * the frame threads park before any device suspends (userspace is frozen
+ * and probing blocked by then) and go on after every device has resumed.
+ */
+static int isp_pm_prepare(struct device *dev)
+{
+	struct isp_device *isp = dev_get_drvdata(dev);
+	unsigned int i;
+
+	mutex_lock(&isp->stream_lock);
+	for (i = 0; i < isp->num_videos; i++)
+		isp_video_park(&isp->videos[i], true);
+	mutex_unlock(&isp->stream_lock);
+	return 0;
+}
+
+static void isp_pm_complete(struct device *dev)
+{
+	struct isp_device *isp = dev_get_drvdata(dev);
+	unsigned int i;
+
+	mutex_lock(&isp->stream_lock);
+	for (i = 0; i < isp->num_videos; i++)
+		isp_video_park(&isp->videos[i], false);
+	mutex_unlock(&isp->stream_lock);
+}
+
+/* the ISP itself has no power sequence: its clocks are its blocks' */
+static const struct dev_pm_ops isp_pm_ops = {
+	.prepare = pm_sleep_ptr(isp_pm_prepare),
+	.complete = pm_sleep_ptr(isp_pm_complete),
+	SYSTEM_SLEEP_PM_OPS(pm_runtime_force_suspend, pm_runtime_force_resume)
+};
+
 static const struct of_device_id isp_of_match[] = {
 	{ .compatible = "n900emu,omap3-isp" },
 	{ }
@@ -531,7 +570,7 @@ static struct platform_driver isp_driver = {
 	.driver = {
 		.name = ISP_DRIVER_NAME,
 		.of_match_table = isp_of_match,
-		.pm = pm_ptr(&n900_power_pm_ops),
+		.pm = pm_ptr(&isp_pm_ops),
 	},
 };
 

@@ -33,8 +33,7 @@ static int power_show(struct seq_file *m, void *data)
 	struct v4l2_subdev *sd;
 	u64 total = 0;
 
-	seq_printf(m, "# policy: %s\n", n900_power_policy_streaming() ?
-		   "streaming" : "pipeline");
+	seq_printf(m, "# policy: %s\n", n900_power_policy());
 	seq_printf(m, "%-28s %4s %-5s %11s %12s %6s %12s\n", "# entity", "use",
 		   "power", "transitions", "powered_us", "mW", "energy_uJ");
 	mutex_lock(&mdev->graph_mutex);

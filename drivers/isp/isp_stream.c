@@ -212,6 +212,11 @@ static bool isp_video_consume(struct isp_video *video)
 	return buf;
 }
 
+/*
+ * The frame thread parks for a system sleep (isp_video_park()): between
+ * two frames, before the devices power down, until they are back; the
+ * stream goes on from the next frame, its sequence unbroken.
+ */
 static int isp_video_thread(void *data)
 {
 	struct isp_video *video = data;
@@ -220,6 +225,12 @@ static int isp_video_thread(void *data)
 	u64 period;
 
 	while (!kthread_should_stop()) {
+		if (kthread_should_park()) {
+			kthread_parkme();
+			/* the time parked is not a late frame */
+			next = ktime_get();
+			continue;
+		}
 		period = video->frame ? isp_frame_interval_ns(video->frame) :
 					ISP_FRAME_INTERVAL_NS;
 		next = ktime_add_ns(next, period);
@@ -228,6 +239,9 @@ static int isp_video_thread(void *data)
 			schedule_hrtimeout(&next, HRTIMER_MODE_ABS);
 			if (kthread_should_stop())
 				break;
+			/* woken to park: no frame before the sleep */
+			if (kthread_should_park())
+				continue;
 		} else {
 			/* late, or running free: no catching up */
 			next = ktime_get();
@@ -437,6 +451,27 @@ static void isp_video_stop_error(struct isp_video *video, const char *name,
 		 video->vdev.name, name, why);
 	isp_video_halt(video);
 	vb2_queue_error(&video->queue);
+}
+
+/**
+ * isp_video_park() - park or unpark a node's frame thread
+ * @video: a video node
+ * @park: park (true) or let it go on (false)
+ *
+ * For a system sleep: the ISP's prepare parks the frame threads, so that
+ * no frame renders while the devices power down and up, and its complete
+ * lets them go on. A node that does not stream has nothing to park.
+ * Called with isp->stream_lock held.
+ */
+void isp_video_park(struct isp_video *video, bool park)
+{
+	lockdep_assert_held(&video->isp->stream_lock);
+	if (!video->thread)
+		return;
+	if (park)
+		kthread_park(video->thread);
+	else
+		kthread_unpark(video->thread);
 }
 
 /**

@@ -451,7 +451,7 @@ static const struct v4l2_ioctl_ops isp_video_ioctl_ops = {
 /*
  * The seed semantics: an open video node powers every entity it reaches
  * over enabled links (v4l2_pipeline_pm_get), until it is closed. Under the
- * "streaming" power policy, opening powers nothing.
+ * "streaming" and "autosuspend" power policies, opening powers nothing.
  *
  * The ISP may unbind while the node is open: its subdevices' links are
  * disabled first, which powers them down, and the media device is

@@ -14,6 +14,7 @@
 #include <linux/clk.h>
 #include <linux/delay.h>
 #include <linux/gpio/consumer.h>
+#include <linux/limits.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/pm_runtime.h>
@@ -30,7 +31,17 @@
 static char *policy = "pipeline";
 module_param(policy, charp, 0444);
 MODULE_PARM_DESC(policy,
-		 "Who powers the entities: \"pipeline\" (default: open video nodes and enabled links, the seed semantics) or \"streaming\" (only while streaming)");
+		 "Who powers the entities: \"pipeline\" (default: open video nodes and enabled links, the seed semantics), \"streaming\" (only while streaming) or \"autosuspend\" (while streaming and autosuspend_delay_ms after)");
+
+static unsigned int autosuspend_delay_ms = 1000;
+module_param(autosuspend_delay_ms, uint, 0444);
+MODULE_PARM_DESC(autosuspend_delay_ms,
+		 "Under the \"autosuspend\" policy, how long a device stays powered after its last user (default 1000)");
+
+static bool policy_autosuspend(void)
+{
+	return !strcmp(policy, "autosuspend");
+}
 
 /* -----------------------------------------------------------------------------
  * The sequence
@@ -190,7 +201,18 @@ static int n900_power_runtime_suspend(struct device *dev)
 	return 0;
 }
 
+/*
+ * System sleep: the PM core suspends the devices in the reverse of its
+ * device list (consumers before their suppliers: fw_devlink links each
+ * device to the providers of its "clocks", "*-supply" and "reset-gpios",
+ * and the blocks are children of the ISP), every powered one through its
+ * power-off sequence, and resumes them in the list's order, powering up
+ * again those that our users still hold. Processes are frozen first and
+ * the ISP parks its frame threads in its prepare, so no stream renders
+ * while powered down, and no user takes or gives back power in between.
+ */
 const struct dev_pm_ops n900_power_pm_ops = {
+	SYSTEM_SLEEP_PM_OPS(pm_runtime_force_suspend, pm_runtime_force_resume)
 	RUNTIME_PM_OPS(n900_power_runtime_suspend, n900_power_runtime_resume,
 		       NULL)
 };
@@ -236,23 +258,41 @@ static int n900_power_use(struct v4l2_subdev *sd, bool on)
 			pm_runtime_set_suspended(dev);
 		}
 	} else if (pw && atomic_dec_if_positive(&pw->refs) >= 0) {
-		pm_runtime_put_sync(dev);
+		if (pw->autosuspend) {
+			pm_runtime_mark_last_busy(dev);
+			pm_runtime_put_autosuspend(dev);
+		} else {
+			pm_runtime_put_sync(dev);
+		}
 	}
 	mutex_unlock(&use_lock);
 	return ret;
 }
 
 /**
- * n900_power_policy_streaming() - is the "streaming" policy in force?
+ * n900_power_policy_streaming() - do the subdevices take their power in
+ *	s_stream?
  *
- * Return: true when entities are powered only while streaming, false for
- * the default pipeline (seed) semantics.
+ * Return: true under the "streaming" and "autosuspend" policies (entities
+ * powered while they stream, and under "autosuspend" for a delay after),
+ * false for the default pipeline (seed) semantics.
  */
 bool n900_power_policy_streaming(void)
 {
-	return !strcmp(policy, "streaming");
+	return strcmp(policy, "pipeline");
 }
 EXPORT_SYMBOL_GPL(n900_power_policy_streaming);
+
+/**
+ * n900_power_policy() - the name of the power policy in force
+ *
+ * Return: "pipeline", "streaming" or "autosuspend".
+ */
+const char *n900_power_policy(void)
+{
+	return policy;
+}
+EXPORT_SYMBOL_GPL(n900_power_policy);
 
 /**
  * n900_power_subdev_s_power() - the s_power core operation of every
@@ -263,7 +303,7 @@ EXPORT_SYMBOL_GPL(n900_power_policy_streaming);
  * v4l2_pipeline_pm_get/put() and v4l2_pipeline_link_notify() call it when
  * the subdevice's entity becomes reachable from an open video node, or
  * stops being reachable. Under the "pipeline" policy it takes or gives
- * back runtime PM; under "streaming" it does nothing.
+ * back runtime PM; under "streaming" and "autosuspend" it does nothing.
  *
  * Return: 0, or the errno of a failed power-up.
  */
@@ -280,9 +320,10 @@ EXPORT_SYMBOL_GPL(n900_power_subdev_s_power);
  * @sd: the subdevice
  * @enable: streaming starts (1) or stops (0)
  *
- * Under the "streaming" policy, takes runtime PM for as long as the
- * subdevice streams; under "pipeline" it does nothing (the entity is
- * already powered).
+ * Under the "streaming" and "autosuspend" policies, takes runtime PM for
+ * as long as the subdevice streams (under "autosuspend" the device powers
+ * down only autosuspend_delay_ms later); under "pipeline" it does nothing
+ * (the entity is already powered).
  *
  * Return: 0, or the errno of a failed power-up.
  */
@@ -322,6 +363,65 @@ int n900_power_subdev_close(struct v4l2_subdev *sd, struct v4l2_subdev_fh *fh)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(n900_power_subdev_close);
+
+/*
+ * A device with no user that waits for its autosuspend powers down now:
+ * the PM workqueue's pending or running power-down is cancelled or over
+ * first, then a synchronous suspend runs (-EAGAIN, nothing done, while a
+ * user holds the device).
+ */
+static void suspend_now(struct device *dev)
+{
+	pm_runtime_barrier(dev);
+	pm_runtime_suspend(dev);
+}
+
+/**
+ * n900_power_settle() - power down now what waits for its autosuspend
+ * @dev: a subdevice's device, which its ISP unbinds from the graph
+ *
+ * Under the "autosuspend" policy a device may be powered with no user, its
+ * power-down due later from the PM workqueue, when the provider of its
+ * clock (the ISP) may be gone. The ISP calls this once the streams through
+ * the subdevice have stopped and its links are disabled.
+ */
+void n900_power_settle(struct device *dev)
+{
+	struct n900_power *pw;
+
+	mutex_lock(&use_lock);
+	pw = n900_power_of(dev);
+	if (pw && pw->autosuspend)
+		suspend_now(dev);
+	mutex_unlock(&use_lock);
+}
+EXPORT_SYMBOL_GPL(n900_power_settle);
+
+/**
+ * n900_power_unregister() - stop autosuspend before a subdevice goes
+ * @dev: the subdevice's device, in its driver's remove()
+ *
+ * Under the "autosuspend" policy a device may be powered with no user,
+ * its power-down due later from the PM workqueue; that must not run once
+ * its entity, whose name the power records use, is freed. From here on
+ * power is given back synchronously, and a device waiting for its
+ * autosuspend powers down now.
+ */
+void n900_power_unregister(struct device *dev)
+{
+	struct n900_power *pw;
+
+	mutex_lock(&use_lock);
+	pw = n900_power_of(dev);
+	if (pw && pw->autosuspend) {
+		pw->autosuspend = false;
+		pm_runtime_dont_use_autosuspend(dev);
+		/* dont_use_autosuspend() does not suspend past a pending request */
+		suspend_now(dev);
+	}
+	mutex_unlock(&use_lock);
+}
+EXPORT_SYMBOL_GPL(n900_power_unregister);
 
 /**
  * n900_power_get_stats() - read a device's power record
@@ -480,6 +580,12 @@ int n900_power_init(struct device *dev, struct media_entity *entity)
 	ret = devm_add_action_or_reset(dev, n900_power_teardown, pw);
 	if (ret)
 		return ret;
+	if (policy_autosuspend()) {
+		pm_runtime_set_autosuspend_delay(dev, autosuspend_delay_ms);
+		pm_runtime_use_autosuspend(dev);
+		pw->autosuspend = true;
+	}
+	/* its action also stops autosuspend */
 	ret = devm_pm_runtime_enable(dev);
 	if (ret)
 		return dev_err_probe(dev, ret, "%pOF: cannot enable runtime PM\n",
@@ -490,12 +596,22 @@ EXPORT_SYMBOL_GPL(n900_power_init);
 
 static int __init n900_power_module_init(void)
 {
-	if (strcmp(policy, "pipeline") && strcmp(policy, "streaming")) {
-		pr_err("n900-power: policy=%s: must be \"pipeline\" or \"streaming\"\n",
+	if (strcmp(policy, "pipeline") && strcmp(policy, "streaming") &&
+	    !policy_autosuspend()) {
+		pr_err("n900-power: policy=%s: must be \"pipeline\", \"streaming\" or \"autosuspend\"\n",
 		       policy);
 		return -EINVAL;
 	}
-	pr_info("n900-power: %s power policy\n", policy);
+	if (autosuspend_delay_ms > INT_MAX) {
+		pr_err("n900-power: autosuspend_delay_ms=%u is out of range\n",
+		       autosuspend_delay_ms);
+		return -EINVAL;
+	}
+	if (policy_autosuspend())
+		pr_info("n900-power: autosuspend power policy, %u ms\n",
+			autosuspend_delay_ms);
+	else
+		pr_info("n900-power: %s power policy\n", policy);
 	n900_power_fault_init();
 	return 0;
 }

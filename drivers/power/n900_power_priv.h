@@ -33,6 +33,8 @@ struct regulator_bulk_data;
  * @on_delay_us: wait after reset release
  * @off_delay_us: wait after reset assertion
  * @active_mw: power drawn while powered
+ * @autosuspend: runtime PM autosuspend in use (the "autosuspend" policy,
+ *	until the device's subdevice unregisters)
  * @refs: runtime PM references taken by our users (s_power, s_stream, open)
  * @lock: protects the fields below
  * @powered: powered now
@@ -52,6 +54,7 @@ struct n900_power {
 	u32 on_delay_us;
 	u32 off_delay_us;
 	u32 active_mw;
+	bool autosuspend;
 	atomic_t refs;
 
 	spinlock_t lock;	/* protects the record below */

@@ -235,12 +235,14 @@ EXPORT_SYMBOL_GPL(__n900_subdev_register);
  * n900_subdev_unregister() - undo n900_subdev_register() at remove
  * @nsd: the subdevice
  *
- * Unbinds it from the ISP (which unregisters it from V4L2 and the media
- * graph) and drops the driver's reference: the memory goes with the last
- * close of the subdevice's node.
+ * Stops its device's autosuspend (n900_power_unregister()), unbinds it
+ * from the ISP (which unregisters it from V4L2 and the media graph) and
+ * drops the driver's reference: the memory goes with the last close of the
+ * subdevice's node.
  */
 void n900_subdev_unregister(struct n900_subdev *nsd)
 {
+	n900_power_unregister(nsd->sd.dev);
 	v4l2_async_unregister_subdev(&nsd->sd);
 	n900_subdev_put(nsd);
 }

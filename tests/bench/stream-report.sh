@@ -20,6 +20,23 @@ ratio() { # A B: A/B with two decimals, or "-"
 		if (a == "-" || b == "-" || a == "ERROR" || b == "ERROR" || b == 0) print "-"; else printf "%.2f", a / b }'
 }
 
+# pmed POLICY KEY DIV DECIMALS: the median of KEY (comma-separated
+# values pooled) over the BENCH-POWER lines of POLICY, divided by DIV
+pmed() {
+	awk -v p="policy=$1" -v k="$2" -v div="$3" -v dec="$4" '
+		$1 == "BENCH-POWER" && $2 == p {
+			for (i = 3; i <= NF; i++) if (index($i, k "=") == 1) {
+				m = split(substr($i, length(k) + 2), x, ",")
+				for (j = 1; j <= m; j++) if (x[j] != "") v[++n] = x[j] + 0
+			}
+		}
+		END {
+			if (!n) { print "-"; exit }
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+			printf "%.*f\n", dec, (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2) / div
+		}' <<<"$data"
+}
+
 mbps=$(field MBps '^BENCH memcpy')
 mbps=${mbps:--}
 cpus=$(field cpus '^BENCH cpus')
@@ -133,6 +150,48 @@ if [ "${#sizes[@]}" -gt 0 ]; then
 	for size in "${sizes[@]}"; do
 		echo "- main pipeline at $size, the image scene with noise against the synthetic scene without, in the same boot: **$(ratio "$(fps n900-image "$size")" "$(fps n900 "$size")")** (target: at least 0.80)"
 	done
+	echo
+fi
+if grep -q '^BENCH-POWER ' <<<"$data"; then
+	cat <<EOF
+## Power policies: energy against STREAMON-to-first-buffer time (issue 21)
+
+The same boot, the main pipeline at 640x480 (sensor 648x492, running
+free), the N900 power sequences of the device tree. For each policy
+(\`modprobe n900-power policy=P\`, the drivers reloaded), one scripted
+capture, five times: a camera application opens the resizer output;
+1 s later three shots of 10 frames each (open, STREAMON, 10 buffers,
+STREAMOFF, close), 0.3 s apart; it closes the node 1 s after the last;
+the script ends 1.5 s later. Energy: the change of the entities'
+modelled energy (time powered x \`n900emu,active-power-mw\`) over the
+script. First buffer: from the STREAMON call to the first buffer's
+timestamp (CLOCK_MONOTONIC both), so it includes the rendering of one
+frame; "first shot" is the median over the five scripts of their first
+shot, "later shots" over the ten others. The power-up sequences: from
+the first \`power-on\` to the last \`powered\` event of the power log
+during the first shot (0: nothing powered up then). Medians of five
+runs.
+
+| policy | who holds power | energy of the capture (mJ) | power-ups | power-up sequences at the first STREAMON (ms) | first buffer, first shot (ms) | first buffer, later shots (ms) |
+|---|---|---:|---:|---:|---:|---:|
+EOF
+	while read -r p; do
+		case $p in
+		pipeline) who="open video nodes and enabled links" ;;
+		autosuspend) who="STREAMON to autosuspend_delay_ms (1 s) after STREAMOFF" ;;
+		*) who="STREAMON to STREAMOFF" ;;
+		esac
+		echo "| $p | $who | $(pmed "$p" energy_uJ 1000 1) | $(pmed "$p" powerups 1 0) | $(pmed "$p" sequence_us 1000 2) | $(pmed "$p" first_us 1000 2) | $(pmed "$p" again_us 1000 2) |"
+	done < <(awk '/^BENCH-POWER / { sub(/^policy=/, "", $2); if (!seen[$2]++) print $2 }' <<<"$data")
+	echo
+	dt=$(field powerup_us '^BENCH-POWER-DT ')
+	devs=$(field devices '^BENCH-POWER-DT ')
+	delta=$(awk -v s="$(pmed streaming first_us 1000 2)" -v p="$(pmed pipeline first_us 1000 2)" \
+		'BEGIN { if (s == "-" || p == "-") print "-"; else printf "%.2f", s - p }')
+	ep=$(pmed pipeline energy_uJ 1 0)
+	echo "Energy of the capture against the pipeline policy's: autosuspend **$(ratio "$(pmed autosuspend energy_uJ 1 0)" "$ep")**, streaming **$(ratio "$(pmed streaming energy_uJ 1 0)" "$ep")**."
+	echo
+	echo "The streaming policy's first buffer comes $delta ms after the pipeline policy's (medians): at STREAMON it runs the power-up sequences of the ${devs:-?} devices of the pipeline, one after the other, whose device tree delays (\`startup-delay-us\` of their supplies and \`n900emu,power-on-delay-us\`) add up to $(awk -v d="${dt:-0}" 'BEGIN { printf "%.2f", d / 1000 }') ms. Power-ups per script: $(pmed pipeline powerups 1 0) under pipeline, $(pmed autosuspend powerups 1 0) under autosuspend (its delay outlasts the 0.3 s between shots: only the first pays them), $(pmed streaming powerups 1 0) under streaming."
 	echo
 fi
 failed=$(grep '^BENCH-FAILED' <<<"$data" || true)

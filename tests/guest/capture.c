@@ -10,9 +10,11 @@
  * Fails (exit 1, with a message) when a capture's sequence number is not
  * the previous one plus one, when its payload is not the format's
  * sizeimage, when the input file is not one frame of INPUT's format, or
- * when an ioctl fails. Prints one line per frame, with its timestamp in
- * microseconds:
+ * when an ioctl fails. Prints the CLOCK_MONOTONIC time of the capture's
+ * VIDIOC_STREAMON call, then one line per frame with its timestamp (the
+ * same clock), in microseconds:
  *
+ *   streamon us 20278110
  *   frame 3 sequence 3 bytes 614400 us 20311456
  */
 #include <errno.h>
@@ -24,6 +26,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NBUF	4
@@ -121,6 +124,7 @@ static void load_input(struct queue *q, const char *path)
 int main(int argc, char **argv)
 {
 	struct queue cap, in = { .fd = -1 };
+	struct timespec t0;
 	unsigned int i, n, frames;
 	long last = -1;
 	FILE *out;
@@ -131,6 +135,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	frames = strtoul(argv[2], NULL, 0);
+	/* a line at a time: scripts watch the log while the stream runs */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	setup(&cap, argv[1], 0);
 	out = fopen(argv[3], "w");
 	if (!out)
@@ -144,7 +150,10 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < cap.count; i++)
 		queue_buffer(&cap, i);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	stream(&cap, VIDIOC_STREAMON);
+	printf("streamon us %llu\n", (unsigned long long)t0.tv_sec * 1000000 +
+	       t0.tv_nsec / 1000);
 
 	for (n = 0; n < frames;) {
 		struct pollfd pfd[2] = {

@@ -59,6 +59,84 @@ for size in $SIZES; do
 	v4l2-ctl -d "$sensor" --set-ctrl free_running=0
 done
 
+# The power policies (issue 21): one scripted capture under each, in this
+# boot, five times. A camera application opens the resizer output and
+# keeps it open; after 1 s, three shots of 10 frames (capture: open,
+# STREAMON, 10 buffers, STREAMOFF, close), 0.3 s apart; 1 s later it
+# closes the node; then 1.5 s more, so that the autosuspend policy's
+# delay (1 s) is part of the energy. The sensor runs free: a first buffer
+# is the power-up plus one frame's rendering. The energy is the change
+# of /sys/kernel/debug/n900-isp/media0/power's total over the script;
+# each shot's STREAMON-to-first-buffer time is its first buffer's
+# timestamp minus the CLOCK_MONOTONIC time of its STREAMON call.
+# shellcheck source=rootfs/overlay/etc/n900/functions
+. /etc/n900/functions
+DBG=/sys/kernel/debug/n900-isp/media0
+energy() { awk '/^total_energy_uJ/ { print $2 }' $DBG/power; }
+first_us() { awk '/^streamon us/ { t = $NF } /^frame 0 / { print $NF - t }' "$1"; }
+dt_u32() { if [ -f "$1" ]; then printf '%d' "0x$(od -An -tx1 -N4 "$1" | tr -d ' \n')"; else echo 0; fi; }
+# dt_powerup_us LABEL: the power-up delays the device tree gives the
+# device of that entity: its supplies' startup-delay-us and its
+# n900emu,power-on-delay-us
+find /sys/firmware/devicetree/base -name label >/tmp/dt-labels
+find /sys/firmware/devicetree/base -name phandle >/tmp/dt-phandles
+dt_powerup_us() {
+	sum=0
+	while read -r l; do
+		[ "$(tr -d '\0' <"$l")" = "$1" ] || continue
+		d=${l%/label}
+		sum=$(dt_u32 "$d/n900emu,power-on-delay-us")
+		for s in "$d"/*-supply; do
+			[ -f "$s" ] || continue
+			ph=$(dt_u32 "$s")
+			while read -r p; do
+				[ "$(dt_u32 "$p")" != "$ph" ] ||
+					sum=$((sum + $(dt_u32 "${p%/phandle}/startup-delay-us")))
+			done </tmp/dt-phandles
+		done
+	done </tmp/dt-labels
+	echo "$sum"
+}
+for pol in pipeline autosuspend streaming; do
+	if ! { n900_unload_drivers && modprobe n900-power policy=$pol && n900_load_drivers; }; then
+		echo "BENCH-FAILED policy=$pol: cannot reload the drivers"
+		continue
+	fi
+	dev=$(/usr/lib/n900/main-pipeline.sh 648x492 640x480 2>/dev/null | tail -n 1)
+	v4l2-ctl -d "$(media-ctl -e 'et8ek8 3-003e')" --set-ctrl free_running=1
+	for run in 1 2 3 4 5; do
+		sleep 1.5	# what the setup powered is down again
+		echo >$DBG/power-events
+		e0=$(energy)
+		exec 3<"$dev"
+		sleep 1
+		n=$(wc -l <$DBG/power-events)
+		for k in 1 2 3; do
+			"$T/capture" "$dev" 10 /dev/null >/tmp/shot$k.log 2>&1
+			# the events of the first shot
+			[ $k != 1 ] || tail -n +$((n + 1)) $DBG/power-events >/tmp/shot1-events
+			sleep 0.3
+		done
+		sleep 0.7	# 1 s after the last shot, with the sleep above
+		exec 3<&-
+		sleep 1.5
+		# the power-up sequences the first shot ran: first power-on to last powered
+		seq=$(awk -F'\t' '$3 == "power-on" && !a { a = $1 } $3 == "powered" { b = $1 } END { print (a ? b - a : 0) }' /tmp/shot1-events)
+		echo "BENCH-POWER policy=$pol run=$run energy_uJ=$(($(energy) - e0)) first_us=$(first_us /tmp/shot1.log) again_us=$(first_us /tmp/shot2.log),$(first_us /tmp/shot3.log) powerups=$(grep -c '	power-on	' $DBG/power-events) sequence_us=$seq"
+	done
+	if [ $pol = streaming ]; then
+		# the devices the last script's first STREAMON powered up
+		dt=0 n=0
+		awk -F'\t' '$3 == "powered" { print $2 }' /tmp/shot1-events >/tmp/shot1-powered
+		while read -r e; do
+			dt=$((dt + $(dt_powerup_us "$e")))
+			n=$((n + 1))
+		done </tmp/shot1-powered
+		echo "BENCH-POWER-DT devices=$n powerup_us=$dt"
+	fi
+done
+n900_unload_drivers && modprobe n900-power && n900_load_drivers
+
 modprobe vimc
 vimc=
 for m in /dev/media*; do
