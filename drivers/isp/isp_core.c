@@ -528,27 +528,26 @@ static void isp_remove(struct platform_device *pdev)
  * the frame threads park before any device suspends (userspace is frozen
  * and probing blocked by then) and go on after every device has resumed.
  */
-static int isp_pm_prepare(struct device *dev)
+static void isp_park_streams(struct device *dev, bool park)
 {
 	struct isp_device *isp = dev_get_drvdata(dev);
 	unsigned int i;
 
 	mutex_lock(&isp->stream_lock);
 	for (i = 0; i < isp->num_videos; i++)
-		isp_video_park(&isp->videos[i], true);
+		isp_video_park(&isp->videos[i], park);
 	mutex_unlock(&isp->stream_lock);
+}
+
+static int isp_pm_prepare(struct device *dev)
+{
+	isp_park_streams(dev, true);
 	return 0;
 }
 
 static void isp_pm_complete(struct device *dev)
 {
-	struct isp_device *isp = dev_get_drvdata(dev);
-	unsigned int i;
-
-	mutex_lock(&isp->stream_lock);
-	for (i = 0; i < isp->num_videos; i++)
-		isp_video_park(&isp->videos[i], false);
-	mutex_unlock(&isp->stream_lock);
+	isp_park_streams(dev, false);
 }
 
 /* the ISP itself has no power sequence: its clocks are its blocks' */
