@@ -39,6 +39,25 @@ static inline u32 pix_min(u32 a, u32 b)
 	return a < b ? a : b;
 }
 
+/*
+ * Most line loops take two samples a time, with one 32-bit load and one
+ * store: @in and @out are lines of 16-bit samples (the same line, for
+ * the stages that work in place), the first sample in the low half as on
+ * a little-endian CPU (the guest's armhf, the host model's x86)
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "isp_pixel.c loads two 16-bit samples as one little-endian word"
+#endif
+static inline u32 pair_load(const u16 *p)
+{
+	return get_unaligned_le32(p);
+}
+
+static inline void pair_store(u16 *p, u32 s0, u32 s1)
+{
+	put_unaligned_le32(s0 | s1 << 16, p);
+}
+
 /* -----------------------------------------------------------------------------
  * Sensor
  *
@@ -507,6 +526,20 @@ static __always_inline void image_line(const struct pix_scene *s,
 	 * one hash a Bayer pair: a byte for each noise of each pixel, the
 	 * low half the even column's
 	 */
+	if (cache && s->charge_line[y] == s->charge_gen && !(w & 1)) {
+		/* the same a pair a time: one load, one hash, one store */
+		for (x = 0; x < w; x += 2, key += 0x9e3779b9U) {
+			u32 e = pair_load(cache + x);
+
+			if (noise)
+				hx = pix_hash(key);
+			pair_store(out + x,
+				   sensor_pixel(s, e & 0xffff, gmul, hx, noise),
+				   sensor_pixel(s, e >> 16, gmul, hx >> 16,
+						noise));
+		}
+		return;
+	}
 	if (cache && s->charge_line[y] == s->charge_gen) {
 		for (x = 0; x < w; x++) {
 			if (noise && !(x & 1))
@@ -655,32 +688,68 @@ static u16 bars_sample(unsigned int bar, unsigned int site)
 	return rgb & bit ? BARS_ON : BARS_OFF;
 }
 
-/* a pixel of the synthetic scene: its value @v, vignetted and exposed */
-static __always_inline u32 synthetic_pixel(const struct pix_scene *s, s32 v,
-					   unsigned int x, s32 cx, u32 dy2,
-					   u32 vk, const s32 *tex)
+/*
+ * A pixel of the synthetic scene: its value @v, vignetted and exposed
+ * (@scale is the scene's); @dx is its column's distance to the centre.
+ */
+static __always_inline u32 synthetic_pixel(u32 scale, s32 v, s32 dx, u32 dy2,
+					   u32 vk)
 {
-	s32 dx = (s32)x - cx;
 	u32 vig, t;
 
-	if (tex)
-		v += tex[x];
 	if (v < 0)
 		v = 0;
 	vig = 256 - (((((u32)(dx * dx) >> 4) + dy2) * vk) >> 16);
 	t = ((u32)v * vig) >> 8;
-	return pix_min((t * s->scale) >> 8, PIX_RAW_MAX);
+	return pix_min((t * scale) >> 8, PIX_RAW_MAX);
 }
 
 /*
- * The synthetic scene's line for an even width, a Bayer pair a time (Gr R
- * on even lines, B Gb on odd ones) and one store a pair: the same samples
- * as the loop of pix_sensor_line() for odd widths.
+ * The synthetic scene's line for an even width, a Bayer pair a time, one
+ * store a pair: @odd lines are B Gb, the others Gr R. The colour that
+ * varies along the line (B falling, R rising) is @base + (@sign times the
+ * ramp at the column, (column * @step) >> 16); G is @g. @tex, when not
+ * NULL, adds the target's texture. Every value the loop needs stays in a
+ * register, the columns and the ramp advancing by addition.
+ */
+static __always_inline void synthetic_pairs(u16 *out, unsigned int w,
+					    const s32 *tex, s32 cx, u32 dy2,
+					    u32 vk, u32 scale, s32 g,
+					    u32 step, bool odd)
+{
+	u32 ramp = odd ? 0 : step, step2 = 2 * step;
+	u16 *end = out + w;
+	s32 dx = -cx;
+
+	for (; out < end; out += 2, dx += 2, ramp += step2) {
+		s32 v0, v1;
+
+		if (odd) {
+			v0 = 500 - (s32)(ramp >> 16);
+			v1 = g;
+		} else {
+			v0 = g;
+			v1 = 200 + (s32)(ramp >> 16);
+		}
+		if (tex) {
+			v0 += tex[0];
+			v1 += tex[1];
+			tex += 2;
+		}
+		put_unaligned_le32(synthetic_pixel(scale, v0, dx, dy2, vk) |
+				   synthetic_pixel(scale, v1, dx + 1, dy2, vk) << 16,
+				   out);
+	}
+}
+
+/*
+ * The same samples as the loop of pix_sensor_line() for odd widths, a
+ * Bayer pair a time (Gr R on even lines, B Gb on odd ones)
  */
 static void synthetic_line_pairs(const struct pix_scene *s, unsigned int y,
 				 u16 *out)
 {
-	unsigned int w = s->width, h = s->height, x;
+	unsigned int w = s->width, h = s->height;
 	s32 cx = w / 2, cy = h / 2, dy = (s32)y - cy;
 	u32 dy2 = (u32)(dy * dy) >> 4;
 	u32 r2max = ((u32)(w / 2) * (w / 2) + (u32)cy * cy) >> 4;
@@ -688,20 +757,13 @@ static void synthetic_line_pairs(const struct pix_scene *s, unsigned int y,
 	u32 rstep = (400 << 16) / w, bstep = (300 << 16) / w;
 	s32 g = 300 + 300 * (s32)y / (s32)h;
 	const s32 *tex = y >= h / 4 && y < 3 * h / 4 ? s->tex : NULL;
-	u32 p0, p1;
 
-	for (x = 0; x < w; x += 2) {
-		if (y & 1) {
-			p0 = synthetic_pixel(s, 500 - (s32)((x * bstep) >> 16),
-					     x, cx, dy2, vk, tex);
-			p1 = synthetic_pixel(s, g, x + 1, cx, dy2, vk, tex);
-		} else {
-			p0 = synthetic_pixel(s, g, x, cx, dy2, vk, tex);
-			p1 = synthetic_pixel(s, 200 + (s32)(((x + 1) * rstep) >> 16),
-					     x + 1, cx, dy2, vk, tex);
-		}
-		put_unaligned_le32(p0 | p1 << 16, out + x);
-	}
+	if (y & 1)
+		synthetic_pairs(out, w, tex, cx, dy2, vk, s->scale, g, bstep,
+				true);
+	else
+		synthetic_pairs(out, w, tex, cx, dy2, vk, s->scale, g, rstep,
+				false);
 }
 
 /**
@@ -762,7 +824,10 @@ void pix_sensor_line(const struct pix_scene *s, unsigned int y, u16 *out)
 				v = 500 - (s32)((x * bstep) >> 16);
 			else
 				v = g;
-			out[x] = synthetic_pixel(s, v, x, cx, dy2, vk, tex);
+			if (tex)
+				v += tex[x];
+			out[x] = synthetic_pixel(s->scale, v, (s32)x - cx, dy2,
+						 vk);
 		}
 	}
 }
@@ -770,25 +835,6 @@ void pix_sensor_line(const struct pix_scene *s, unsigned int y, u16 *out)
 /* -----------------------------------------------------------------------------
  * CCDC
  */
-
-/*
- * The line stages below take two samples a time, with one 32-bit load and
- * one store: @in and @out are lines of 16-bit samples (the same line, for
- * the stages that work in place), the first sample in the low half as on
- * a little-endian CPU (the guest's armhf, the host model's x86)
- */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "isp_pixel.c loads two 16-bit samples as one little-endian word"
-#endif
-static inline u32 pair_load(const u16 *p)
-{
-	return get_unaligned_le32(p);
-}
-
-static inline void pair_store(u16 *p, u32 s0, u32 s1)
-{
-	put_unaligned_le32(s0 | s1 << 16, p);
-}
 
 static inline u32 ccdc_sample(u32 v, u32 black)
 {
@@ -865,37 +911,39 @@ void pix_lsc_line(const struct pix_lsc *l, unsigned int y, const u16 *in,
 	unsigned int x, gx;
 
 	if (!l->enable) {
-		for (x = 0; x < l->width; x++)
-			out[x] = in[x];
+		if (out != in)
+			memcpy(out, in, l->width * sizeof(*out));
 		return;
 	}
-	/* the grid row at y, then bilinear along it */
+	/* the grid row at y, then bilinear along it, a cell a time */
 	for (gx = 0; gx < l->grid_w; gx++)
 		col[gx] = (g0[gx] * (PIX_LSC_CELL - fy) + g1[gx] * fy) >>
 			  PIX_LSC_CELL_SHIFT;
-	for (x = 0; x < l->width; x += 2) {
-		unsigned int i = x >> PIX_LSC_CELL_SHIFT;
-		unsigned int fx = x & (PIX_LSC_CELL - 1);
-		u32 c0 = col[i], c1 = col[i + 1], v, g0, g1;
+	for (x = 0, gx = 0; x < l->width; gx++) {
+		unsigned int end = pix_min(x + PIX_LSC_CELL, l->width);
+		u32 c0 = col[gx], c1 = col[gx + 1], v, a, b;
 
 		/* x is even and a cell even: x + 1 is in the same cell */
-		g0 = (c0 * (PIX_LSC_CELL - fx) + c1 * fx) >> PIX_LSC_CELL_SHIFT;
-		if (x + 1 >= l->width) {
-			out[x] = pix_min((in[x] * g0) >> 8, PIX_RAW_MAX);
-			break;
+		for (; x + 1 < end; x += 2) {
+			unsigned int fx = x & (PIX_LSC_CELL - 1);
+
+			a = (c0 * (PIX_LSC_CELL - fx) + c1 * fx) >>
+			    PIX_LSC_CELL_SHIFT;
+			b = (c0 * (PIX_LSC_CELL - fx - 1) + c1 * (fx + 1)) >>
+			    PIX_LSC_CELL_SHIFT;
+			v = pair_load(in + x);
+			pair_store(out + x,
+				   pix_min(((v & 0xffff) * a) >> 8, PIX_RAW_MAX),
+				   pix_min(((v >> 16) * b) >> 8, PIX_RAW_MAX));
 		}
-		g1 = (c0 * (PIX_LSC_CELL - fx - 1) + c1 * (fx + 1)) >>
-		     PIX_LSC_CELL_SHIFT;
-		v = pair_load(in + x);
-		pair_store(out + x, pix_min(((v & 0xffff) * g0) >> 8, PIX_RAW_MAX),
-			   pix_min(((v >> 16) * g1) >> 8, PIX_RAW_MAX));
+		if (x < end) {	/* an odd width's last sample */
+			a = (c0 * (PIX_LSC_CELL - (x & (PIX_LSC_CELL - 1))) +
+			     c1 * (x & (PIX_LSC_CELL - 1))) >> PIX_LSC_CELL_SHIFT;
+			out[x] = pix_min((in[x] * a) >> 8, PIX_RAW_MAX);
+			x++;
+		}
 	}
 }
-
-/* -----------------------------------------------------------------------------
- * White balance: one multiply per sample, digital gain (Q8) and channel
- * gain (Q5) combined, rounded down once.
- */
 
 void pix_wb_line(const struct pix_wb *w, unsigned int y, const u16 *in,
 		 u16 *out, unsigned int width)
@@ -1041,10 +1089,53 @@ static __always_inline void preview_pair(u8 *o, u32 r0, u32 g0, u32 b0,
 }
 
 /*
- * preview_line() for an even width, a Bayer pair at a time, the line's
- * colours known (@odd: B Gb, else Gr R): the same output, with each sample
- * of the three lines loaded once. The window holds columns x - 1 .. x + 2
- * of each line (mirrored at the edges as preview_line() does).
+ * The output pair at an even column x of a line whose colours are known
+ * (@odd: B Gb, else Gr R), from columns x - 1 .. x + 2 of the line (l*),
+ * the line above (a*) and the one below (b*), as preview_line() computes
+ * it. B Gb lines do not use a3 and b3, Gr R lines not a0 and b0.
+ */
+static __always_inline void preview_window(u8 *o, u32 l0, u32 l1, u32 l2,
+					   u32 l3, u32 a0, u32 a1, u32 a2,
+					   u32 a3, u32 b0, u32 b1, u32 b2,
+					   u32 b3, unsigned int uyvy,
+					   u32 contrast, u32 brightness,
+					   bool odd, bool plain)
+{
+	if (odd)	/* B Gb */
+		preview_pair(o, avg4(a0, a2, b0, b2), avg4(l0, l2, a1, b1), l1,
+			     avg2(a2, b2), l2, avg2(l1, l3),
+			     uyvy, contrast, brightness, plain);
+	else		/* Gr R */
+		preview_pair(o, avg2(l0, l2), l1, avg2(a1, b1),
+			     l2, avg4(l1, l3, a2, b2), avg4(a1, a3, b1, b3),
+			     uyvy, contrast, brightness, plain);
+}
+
+/* the pair at column @x, mirrored at the edges as preview_line() does */
+static __always_inline void preview_edge_pair(const u16 *above,
+					      const u16 *line,
+					      const u16 *below,
+					      unsigned int width,
+					      unsigned int x, u8 *out,
+					      unsigned int uyvy, u32 contrast,
+					      u32 brightness, bool odd,
+					      bool plain)
+{
+	unsigned int xl = x ? x - 1 : 1, xr = x + 2 < width ? x + 2 : x;
+
+	preview_window(out + 2 * x, line[xl], line[x], line[x + 1], line[xr],
+		       above[xl], above[x], above[x + 1], above[xr],
+		       below[xl], below[x], below[x + 1], below[xr],
+		       uyvy, contrast, brightness, odd, plain);
+}
+
+/*
+ * preview_line() for an even width, a Bayer pair at a time: the same
+ * output. Between the edge pairs, each pair's window is read with six
+ * loads of two samples (the line's four columns, and the three of the
+ * line above and below that the pair's colours use), and the loop keeps
+ * every value in a register: under TCG a load or store costs several
+ * times an arithmetic instruction, and a spilled value costs two.
  */
 static __always_inline void preview_line_pairs(const u16 *above,
 					       const u16 *line,
@@ -1054,39 +1145,40 @@ static __always_inline void preview_line_pairs(const u16 *above,
 					       u32 brightness, bool odd,
 					       bool plain)
 {
-	unsigned int x, n = width > 2 ? 2 : 0;
-	u32 l0 = line[1], l1 = line[0], l2 = line[1], l3 = line[n];
-	u32 a0 = above[1], a1 = above[0], a2 = above[1], a3 = above[n];
-	u32 b0 = below[1], b1 = below[0], b2 = below[1], b3 = below[n];
+	unsigned int x;
 
-	for (x = 0; x < width; x += 2) {
-		if (odd)	/* B Gb */
-			preview_pair(out + 2 * x,
-				     avg4(a0, a2, b0, b2), avg4(l0, l2, a1, b1), l1,
-				     avg2(a2, b2), l2, avg2(l1, l3),
-				     uyvy, contrast, brightness, plain);
-		else		/* Gr R */
-			preview_pair(out + 2 * x,
-				     avg2(l0, l2), l1, avg2(a1, b1),
-				     l2, avg4(l1, l3, a2, b2), avg4(a1, a3, b1, b3),
-				     uyvy, contrast, brightness, plain);
-		if (x + 2 >= width)
-			break;
-		/* columns x + 1 .. x + 4; past the edge, x + 4 is x + 2's */
-		n = x + 4 < width ? x + 4 : x + 2;
-		l0 = l2;
-		l1 = l3;
-		l2 = line[x + 3];
-		l3 = line[n];
-		a0 = a2;
-		a1 = a3;
-		a2 = above[x + 3];
-		a3 = above[n];
-		b0 = b2;
-		b1 = b3;
-		b2 = below[x + 3];
-		b3 = below[n];
+	preview_edge_pair(above, line, below, width, 0, out, uyvy, contrast,
+			  brightness, odd, plain);
+	for (x = 2; x + 2 < width; x += 2) {
+		u32 lw = get_unaligned_le32(line + x - 1);
+		u32 rw = get_unaligned_le32(line + x + 1);
+		u32 aw, bw, a, b;
+
+		if (odd) {	/* columns x - 1, x and x + 1 */
+			aw = get_unaligned_le32(above + x - 1);
+			bw = get_unaligned_le32(below + x - 1);
+			a = above[x + 1];
+			b = below[x + 1];
+			preview_window(out + 2 * x, lw & 0xffff, lw >> 16,
+				       rw & 0xffff, rw >> 16,
+				       aw & 0xffff, aw >> 16, a, 0,
+				       bw & 0xffff, bw >> 16, b, 0,
+				       uyvy, contrast, brightness, odd, plain);
+		} else {	/* columns x, x + 1 and x + 2 */
+			a = above[x];
+			b = below[x];
+			aw = get_unaligned_le32(above + x + 1);
+			bw = get_unaligned_le32(below + x + 1);
+			preview_window(out + 2 * x, lw & 0xffff, lw >> 16,
+				       rw & 0xffff, rw >> 16,
+				       0, a, aw & 0xffff, aw >> 16,
+				       0, b, bw & 0xffff, bw >> 16,
+				       uyvy, contrast, brightness, odd, plain);
+		}
 	}
+	if (width > 2)
+		preview_edge_pair(above, line, below, width, width - 2, out,
+				  uyvy, contrast, brightness, odd, plain);
 }
 
 void pix_preview_line(const struct pix_preview *p, const u16 *above,
@@ -1158,28 +1250,17 @@ static inline u32 blend(u32 a, u32 b, u32 f)
 }
 
 /*
- * @in0 is input line pix_resizer_src_line(@y), @in1 the one after it (the
- * same line at the bottom edge); @tmp has room for one input line. The
- * vertical blend runs on four bytes a time (the line is 2 * in_w bytes,
- * in_w even), the horizontal one writes an output pair (two lumas, U, V)
- * a time.
+ * Output pixels @x.. of a line, from the vertically blended input line
+ * @tmp: an output pair (two lumas, U, V) a time, any pair at the right
+ * edge included (the last input pixel repeated, an odd width's last luma)
  */
-void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
-		      const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
-		      unsigned int uyvy)
+static void resizer_h_edge(const struct pix_resizer *r, const u8 *tmp,
+			   u8 *out, unsigned int x, unsigned int uyvy)
 {
-	u32 fy = ((u64)y * r->vstep >> 8) & 0xff;
-	unsigned int i, x, n = 2 * r->in_w, half = r->in_w / 2;
 	unsigned int ly = uyvy ? 1 : 0, lc = uyvy ? 0 : 1;
+	unsigned int half = r->in_w / 2;
 
-	for (i = 0; i + 4 <= n; i += 4)
-		put_unaligned_le32(blend4(get_unaligned_le32(in0 + i),
-					  get_unaligned_le32(in1 + i), fy),
-				   tmp + i);
-	for (; i < n; i++)
-		tmp[i] = blend(in0[i], in1[i], fy);
-
-	for (x = 0; x < r->out_w; x += 2) {
+	for (; x < r->out_w; x += 2) {
 		u32 luma[2], chroma[2], pos, ix, f, a, b;
 		unsigned int k, j;
 
@@ -1226,6 +1307,76 @@ void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 					   luma[1] << 16 | chroma[1] << 24,
 					   out + 2 * x);
 	}
+}
+
+/*
+ * resizer_h_edge() for the output pairs before @end (even), whose two
+ * lumas each have a next input pixel: the same output, with every value
+ * the loop needs in a register (under TCG a load or store costs several
+ * times an arithmetic instruction, and a spilled value costs two). The
+ * positions advance by addition: pair x's lumas sample at x * hstep and
+ * (x + 1) * hstep, its chroma at x / 2 * hstep, half the first.
+ */
+static __always_inline void resizer_h_inner(const u8 *tmp, u8 *out,
+					    unsigned int end, u32 hstep,
+					    unsigned int half,
+					    unsigned int uyvy)
+{
+	unsigned int ly = uyvy ? 8 : 0, lc = uyvy ? 0 : 8;
+	u8 *o, *oend = out + 2 * end;
+	u32 p0 = 0;
+
+	for (o = out; o < oend; o += 4, p0 += 2 * hstep) {
+		u32 p1 = p0 + hstep, pc = p0 >> 1;
+		u32 w0 = get_unaligned_le32(tmp + 2 * (p0 >> 16)) >> ly;
+		u32 w1 = get_unaligned_le32(tmp + 2 * (p1 >> 16)) >> ly;
+		u32 ic = pc >> 16, j = ic + 1 < half ? ic + 1 : ic;
+		u32 a = get_unaligned_le32(tmp + 4 * ic) >> lc;
+		u32 b = get_unaligned_le32(tmp + 4 * j) >> lc;
+		u32 l0 = blend(w0 & 0xff, (w0 >> 16) & 0xff, (p0 >> 8) & 0xff);
+		u32 l1 = blend(w1 & 0xff, (w1 >> 16) & 0xff, (p1 >> 8) & 0xff);
+		/* U and V in 16-bit lanes, as blend4() does */
+		u32 fc = (pc >> 8) & 0xff;
+		u32 uv = (a & 0x00ff00ff) * (256 - fc) +
+			 (b & 0x00ff00ff) * fc;
+
+		uv = (uv >> 8) & 0x00ff00ff;
+		if (uyvy)
+			put_unaligned_le32(uv | l0 << 8 | l1 << 24, o);
+		else
+			put_unaligned_le32(l0 | uv << 8 | l1 << 16, o);
+	}
+}
+
+/*
+ * @in0 is input line pix_resizer_src_line(@y), @in1 the one after it (the
+ * same line at the bottom edge); @tmp has room for one input line. The
+ * vertical blend runs on four bytes a time (the line is 2 * in_w bytes,
+ * in_w even), the horizontal one writes an output pair (two lumas, U, V)
+ * a time.
+ */
+void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
+		      const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
+		      unsigned int uyvy)
+{
+	u32 fy = ((u64)y * r->vstep >> 8) & 0xff;
+	unsigned int i, n = 2 * r->in_w, end = r->out_w & ~1u;
+
+	for (i = 0; i + 4 <= n; i += 4)
+		put_unaligned_le32(blend4(get_unaligned_le32(in0 + i),
+					  get_unaligned_le32(in1 + i), fy),
+				   tmp + i);
+	for (; i < n; i++)
+		tmp[i] = blend(in0[i], in1[i], fy);
+
+	/* the pairs up to the first whose second luma has no next pixel */
+	while (end && ((end - 1) * r->hstep >> 16) + 1 >= r->in_w)
+		end -= 2;
+	if (uyvy)
+		resizer_h_inner(tmp, out, end, r->hstep, r->in_w / 2, 1);
+	else
+		resizer_h_inner(tmp, out, end, r->hstep, r->in_w / 2, 0);
+	resizer_h_edge(r, tmp, out, end, uyvy);
 }
 
 /* -----------------------------------------------------------------------------
