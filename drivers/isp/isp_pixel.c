@@ -40,10 +40,9 @@ static inline u32 pix_min(u32 a, u32 b)
 }
 
 /*
- * Most line loops take two samples a time, with one 32-bit load and one
- * store: @in and @out are lines of 16-bit samples (the same line, for
- * the stages that work in place), the first sample in the low half as on
- * a little-endian CPU (the guest's armhf, the host model's x86)
+ * Two 16-bit samples of a line as one 32-bit load or store, the first
+ * sample in the low half as on a little-endian CPU (the guest's armhf,
+ * the host model's x86): most line loops take a Bayer pair a time
  */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "isp_pixel.c loads two 16-bit samples as one little-endian word"
@@ -526,7 +525,16 @@ static __always_inline void image_line(const struct pix_scene *s,
 	 * one hash a Bayer pair: a byte for each noise of each pixel, the
 	 * low half the even column's
 	 */
-	if (cache && s->charge_line[y] == s->charge_gen && !(w & 1)) {
+	if (cache && s->charge_line[y] == s->charge_gen) {
+		if (w & 1) {
+			for (x = 0; x < w; x++) {
+				if (noise && !(x & 1))
+					hx = pix_hash(key + (x >> 1) * 0x9e3779b9U);
+				out[x] = sensor_pixel(s, cache[x], gmul,
+						      x & 1 ? hx >> 16 : hx, noise);
+			}
+			return;
+		}
 		/* the same a pair a time: one load, one hash, one store */
 		for (x = 0; x < w; x += 2, key += 0x9e3779b9U) {
 			u32 e = pair_load(cache + x);
@@ -537,15 +545,6 @@ static __always_inline void image_line(const struct pix_scene *s,
 				   sensor_pixel(s, e & 0xffff, gmul, hx, noise),
 				   sensor_pixel(s, e >> 16, gmul, hx >> 16,
 						noise));
-		}
-		return;
-	}
-	if (cache && s->charge_line[y] == s->charge_gen) {
-		for (x = 0; x < w; x++) {
-			if (noise && !(x & 1))
-				hx = pix_hash(key + (x >> 1) * 0x9e3779b9U);
-			out[x] = sensor_pixel(s, cache[x], gmul,
-					      x & 1 ? hx >> 16 : hx, noise);
 		}
 		return;
 	}
@@ -706,11 +705,11 @@ static __always_inline u32 synthetic_pixel(u32 scale, s32 v, s32 dx, u32 dy2,
 
 /*
  * The synthetic scene's line for an even width, a Bayer pair a time, one
- * store a pair: @odd lines are B Gb, the others Gr R. The colour that
- * varies along the line (B falling, R rising) is @base + (@sign times the
- * ramp at the column, (column * @step) >> 16); G is @g. @tex, when not
- * NULL, adds the target's texture. Every value the loop needs stays in a
- * register, the columns and the ramp advancing by addition.
+ * store a pair. On @odd lines (B Gb) B is 500 - ramp at the even columns,
+ * on the others (Gr R) R is 200 + ramp at the odd ones, the ramp being
+ * (column * @step) >> 16; G is @g. @tex, when not NULL, adds the target's
+ * texture. Every value the loop needs stays in a register, the columns
+ * and the ramp advancing by addition.
  */
 static __always_inline void synthetic_pairs(u16 *out, unsigned int w,
 					    const s32 *tex, s32 cx, u32 dy2,
@@ -743,8 +742,9 @@ static __always_inline void synthetic_pairs(u16 *out, unsigned int w,
 }
 
 /*
- * The same samples as the loop of pix_sensor_line() for odd widths, a
- * Bayer pair a time (Gr R on even lines, B Gb on odd ones)
+ * The synthetic scene's line for an even width: the samples of
+ * pix_sensor_line()'s per-pixel loop (odd widths), a Bayer pair a time
+ * (Gr R on even lines, B Gb on odd ones)
  */
 static void synthetic_line_pairs(const struct pix_scene *s, unsigned int y,
 				 u16 *out)
@@ -945,6 +945,11 @@ void pix_lsc_line(const struct pix_lsc *l, unsigned int y, const u16 *in,
 	}
 }
 
+/* -----------------------------------------------------------------------------
+ * White balance: one multiply per sample, digital gain (Q8) and channel
+ * gain (Q5) combined, rounded down once.
+ */
+
 void pix_wb_line(const struct pix_wb *w, unsigned int y, const u16 *in,
 		 u16 *out, unsigned int width)
 {
@@ -1132,9 +1137,10 @@ static __always_inline void preview_edge_pair(const u16 *above,
 /*
  * preview_line() for an even width, a Bayer pair at a time: the same
  * output. Between the edge pairs, each pair's window is read with six
- * loads of two samples (the line's four columns, and the three of the
- * line above and below that the pair's colours use), and the loop keeps
- * every value in a register: under TCG a load or store costs several
+ * loads: two 32-bit loads for the line's four columns, and for each of the
+ * lines above and below a 32-bit and a 16-bit one for the three columns
+ * the pair's colours use. No window is carried from pair to pair, so the
+ * loop's values fit in registers: under TCG a load or store costs several
  * times an arithmetic instruction, and a spilled value costs two.
  */
 static __always_inline void preview_line_pairs(const u16 *above,
@@ -1369,7 +1375,11 @@ void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 	for (; i < n; i++)
 		tmp[i] = blend(in0[i], in1[i], fy);
 
-	/* the pairs up to the first whose second luma has no next pixel */
+	/*
+	 * the pairs before the first whose second luma has no next pixel:
+	 * a luma's position grows with its column (no u32 wrap: it stays
+	 * below in_w << 16), so every pair before @end has both next pixels
+	 */
 	while (end && ((end - 1) * r->hstep >> 16) + 1 >= r->in_w)
 		end -= 2;
 	if (uyvy)

@@ -295,7 +295,11 @@ int main(int argc, char **argv)
 	line = xcalloc(w, sizeof(*line));
 	yuvbuf = xcalloc((size_t)w * h * 2, 1);
 	out = xcalloc((size_t)rsz.out_w * 2 > w * 2 ? rsz.out_w * 2 : w * 2, 1);
-	tmp = xcalloc((size_t)w * 2, 1);
+	/*
+	 * the resizer's line buffer; its chroma is read a U V pair at a time,
+	 * and an odd width (which the driver never passes) has a half pair
+	 */
+	tmp = xcalloc(((size_t)w + 1) * 2, 1);
 
 	for (f = 0; f < frames; f++) {
 		scene.frame = frame0 + f;
