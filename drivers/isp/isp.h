@@ -71,7 +71,9 @@ struct isp_code_map {
 
 /**
  * enum isp_stage - the processing stages of a frame, timed per frame
- * @ISP_STAGE_RAW: the source (sensor or memory), CCDC, LSC and WB
+ * @ISP_STAGE_SOURCE: the source: a sensor's scene and its noise, or a raw
+ *	frame from memory
+ * @ISP_STAGE_LINE: the line stages (CCDC, LSC and WB), one pass
  * @ISP_STAGE_RAW_OUT: the CCDC output formatter's write to memory
  * @ISP_STAGE_PREVIEW: the preview engine
  * @ISP_STAGE_RESIZER: the resizer
@@ -79,7 +81,8 @@ struct isp_code_map {
  * @ISP_STAGE_NUM: the number of stages
  */
 enum isp_stage {
-	ISP_STAGE_RAW,
+	ISP_STAGE_SOURCE,
+	ISP_STAGE_LINE,
 	ISP_STAGE_RAW_OUT,
 	ISP_STAGE_PREVIEW,
 	ISP_STAGE_RESIZER,
@@ -150,13 +153,27 @@ struct isp_frame_stage {
 };
 
 /**
+ * enum isp_chain - the places of &struct pix_line_chain, in its order
+ * @ISP_CHAIN_NONE: not a line stage of the chain
+ * @ISP_CHAIN_CCDC: &pix_line_chain.ccdc
+ * @ISP_CHAIN_LSC: &pix_line_chain.lsc
+ * @ISP_CHAIN_WB: &pix_line_chain.wb
+ */
+enum isp_chain {
+	ISP_CHAIN_NONE,
+	ISP_CHAIN_CCDC,
+	ISP_CHAIN_LSC,
+	ISP_CHAIN_WB,
+};
+
+/**
  * struct isp_frame_ops - what a block does to the frames through it
  * @input: what the block takes
  * @output: what it gives: %ISP_DATA_RAW for a line stage, the data of its
  *	output for a frame stage, %ISP_DATA_STATS for a statistics engine
  * @stage: the row of the per-stage timing (debugfs "frames") a frame
  *	stage or a statistics engine is accounted in; the line stages are
- *	accounted with the source (%ISP_STAGE_RAW)
+ *	accounted together (%ISP_STAGE_LINE)
  * @priv_size: the size of &isp_frame_stage.priv
  * @stats_size: the size of the statistics buffer (statistics engines)
  * @start: at STREAMON, after the path is known: read the block's pads
@@ -168,9 +185,14 @@ struct isp_frame_stage {
  *	pixel parameters in @stage->priv, so that a changed control shows in
  *	the next frame. Optional.
  * @process_line: a line stage: raw line @y, @stage->in.width samples, in
- *	place. Every line stage from the source on runs in one pass, line by
+ *	place. The line stages run in one pass after the source's, line by
  *	line, and lines of the same pass may run on other CPUs at the same
  *	time.
+ * @chain: a line stage that pix_line_chain() knows: its place in
+ *	&struct pix_line_chain, whose pointer there is @stage->priv. When
+ *	every line stage of a path has one, in the chain's order, the pass
+ *	runs pix_line_chain() instead of each @process_line in turn: the
+ *	same samples, one load and store a pair. %ISP_CHAIN_NONE otherwise.
  * @process_lines: a frame stage: lines @y0 to @y1 (excluded) of
  *	@stage->out, from the whole of @stage->in, with the scratch memory of
  *	part @part (0 to ISP_FRAME_PARTS - 1) of the pass, if it needs any
@@ -185,6 +207,7 @@ struct isp_frame_ops {
 	enum isp_data input;
 	enum isp_data output;
 	enum isp_stage stage;
+	enum isp_chain chain;
 	size_t priv_size;
 	size_t stats_size;
 	int (*start)(struct isp_frame_stage *stage);

@@ -87,7 +87,8 @@ static const struct file_operations events_fops = {
 };
 
 static const char * const isp_stage_names[ISP_STAGE_NUM] = {
-	[ISP_STAGE_RAW] = "raw",
+	[ISP_STAGE_SOURCE] = "source",
+	[ISP_STAGE_LINE] = "line",
 	[ISP_STAGE_RAW_OUT] = "raw-out",
 	[ISP_STAGE_PREVIEW] = "preview",
 	[ISP_STAGE_RESIZER] = "resizer",

@@ -9,9 +9,10 @@
  * describes itself (drivers/isp/blocks/): what it takes and gives, and its
  * operations; this program knows no block by name. Each frame then runs:
  *
- *   source (sensor, or memory) -> line stages, fused, line by line: a raw
- *                                 frame (e.g. black level, lens shading,
- *                                 white balance)
+ *   source (sensor, or memory): a raw frame
+ *   -> line stages, one pass, line by line, in place (e.g. black level,
+ *      lens shading, white balance; fused in one loop by pix_line_chain()
+ *      when the chain knows them all)
  *   -> frame stages, one pass each, each from the whole of the previous
  *      frame (e.g. demosaic to YUV, then scaling)
  *   -> memory: the last frame stage writes the capture buffer; a raw frame
@@ -53,7 +54,8 @@ MODULE_PARM_DESC(parallel, "split each processing pass over two CPUs (default: o
 
 /* the passes of a frame, after the source */
 enum isp_frame_pass {
-	ISP_PASS_RAW,		/* the source and the line stages */
+	ISP_PASS_SOURCE,	/* the source's raw frame */
+	ISP_PASS_LINE,		/* the line stages */
 	ISP_PASS_STAGE,		/* one frame stage */
 	ISP_PASS_RAW_OUT,	/* the raw frame to memory */
 };
@@ -67,6 +69,8 @@ enum isp_frame_pass {
  * @stages: the blocks on the path that act on frames, in data-flow order
  * @num_stages: the number of @stages
  * @num_line: the number of line stages, the first of @stages
+ * @chain: the line stages, for pix_line_chain()
+ * @chained: @chain holds every line stage, in their order
  * @source: what the source gives: raw, or YUV from memory
  * @output: what the last stage gives
  * @width: width of the frames at the source (sensor or memory input)
@@ -100,6 +104,8 @@ struct isp_frame {
 	struct isp_frame_stage *stages;
 	unsigned int num_stages;
 	unsigned int num_line;
+	struct pix_line_chain chain;
+	bool chained;
 	enum isp_data source;
 	enum isp_data output;
 	unsigned int width;
@@ -294,9 +300,42 @@ int isp_frame_check_rect(struct isp_frame_stage *stage, const char *what,
 }
 
 /*
+ * The line stages as one pix_line_chain(), when each has its place there
+ * and they come in the chain's order (each place once, at most)
+ */
+static void isp_frame_chain(struct isp_frame *f)
+{
+	enum isp_chain last = ISP_CHAIN_NONE;
+	unsigned int i;
+
+	for (i = 0; i < f->num_line; i++) {
+		struct isp_frame_stage *s = &f->stages[i];
+		enum isp_chain place = s->block->type->frame_ops->chain;
+
+		if (place <= last)
+			return;
+		switch (place) {
+		case ISP_CHAIN_CCDC:
+			f->chain.ccdc = s->priv;
+			break;
+		case ISP_CHAIN_LSC:
+			f->chain.lsc = s->priv;
+			break;
+		case ISP_CHAIN_WB:
+			f->chain.wb = s->priv;
+			break;
+		default:
+			return;
+		}
+		last = place;
+	}
+	f->chained = true;
+}
+
+/*
  * Set up the stages in data-flow order: what each takes must be what the
- * one before gives, line stages come first (they are fused with the
- * source), each stage checks its pads against its input, and what is
+ * one before gives, line stages come first (one pass after the source's),
+ * each stage checks its pads against its input, and what is
  * written to the capture buffer is bounded by the node's own format (its
  * width, height and bytes per line): the last frame stage's lines and the
  * statistics need room for what they write.
@@ -369,6 +408,7 @@ static int isp_frame_setup(struct isp_video *video, struct isp_frame *f)
 	}
 	f->output = data;
 	f->crop = crop;
+	isp_frame_chain(f);
 
 	if (video->meta && data != ISP_DATA_STATS) {
 		dev_err_ratelimited(dev, "%s: no statistics engine on the path\n",
@@ -673,16 +713,29 @@ static void isp_frame_source_line(struct isp_frame *f, unsigned int y,
 		memcpy(line, f->in + (size_t)y * w * 2, w * 2);
 }
 
-/* the source and the line stages: raw lines @y0..@y1 into f->raw */
-static void isp_frame_raw(struct isp_frame *f, unsigned int y0,
-			  unsigned int y1)
+/* the source's raw lines @y0..@y1 into f->raw */
+static void isp_frame_source(struct isp_frame *f, unsigned int y0,
+			     unsigned int y1)
+{
+	unsigned int y;
+
+	for (y = y0; y < y1; y++)
+		isp_frame_source_line(f, y, f->raw + (size_t)y * f->width);
+}
+
+/* the line stages on raw lines @y0..@y1 of f->raw, in place */
+static void isp_frame_line(struct isp_frame *f, unsigned int y0,
+			   unsigned int y1)
 {
 	unsigned int y, i;
 
 	for (y = y0; y < y1; y++) {
 		u16 *line = f->raw + (size_t)y * f->width;
 
-		isp_frame_source_line(f, y, line);
+		if (f->chained) {
+			pix_line_chain(&f->chain, y, line, f->width);
+			continue;
+		}
 		for (i = 0; i < f->num_line; i++) {
 			struct isp_frame_stage *s = &f->stages[i];
 
@@ -717,8 +770,11 @@ static void isp_frame_pass_lines(struct isp_frame *f, unsigned int part,
 	struct isp_frame_stage *s = f->pass_stage;
 
 	switch (f->pass) {
-	case ISP_PASS_RAW:
-		isp_frame_raw(f, y0, y1);
+	case ISP_PASS_SOURCE:
+		isp_frame_source(f, y0, y1);
+		break;
+	case ISP_PASS_LINE:
+		isp_frame_line(f, y0, y1);
 		break;
 	case ISP_PASS_RAW_OUT:
 		isp_frame_raw_out(f, y0, y1);
@@ -805,8 +861,13 @@ void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
 	}
 
 	if (f->source == ISP_DATA_RAW) {
-		isp_frame_pass(f, ISP_PASS_RAW, NULL, f->height);
-		t = isp_frame_stage(st, ISP_STAGE_RAW, t,
+		isp_frame_pass(f, ISP_PASS_SOURCE, NULL, f->height);
+		t = isp_frame_stage(st, ISP_STAGE_SOURCE, t,
+				    (u64)f->width * f->height);
+	}
+	if (f->num_line) {
+		isp_frame_pass(f, ISP_PASS_LINE, NULL, f->height);
+		t = isp_frame_stage(st, ISP_STAGE_LINE, t,
 				    (u64)f->width * f->height);
 	}
 	for (i = f->num_line; i < f->num_stages; i++) {

@@ -902,12 +902,33 @@ void pix_lsc_prepare(struct pix_lsc *l)
 	}
 }
 
+/* the gain at column @fx of a cell whose edges have gains @c0 and @c1 */
+static __always_inline u32 lsc_gain(u32 c0, u32 c1, unsigned int fx)
+{
+	return (c0 * (PIX_LSC_CELL - fx) + c1 * fx) >> PIX_LSC_CELL_SHIFT;
+}
+
+static __always_inline u32 lsc_sample(u32 v, u32 gain)
+{
+	return pix_min((v * gain) >> 8, PIX_RAW_MAX);
+}
+
+/* the grid's gains at line @y, one a cell edge: the grid rows, blended */
+static void lsc_columns(const struct pix_lsc *l, unsigned int y, u32 *col)
+{
+	unsigned int gy = y >> PIX_LSC_CELL_SHIFT, fy = y & (PIX_LSC_CELL - 1);
+	const u16 *g0 = &l->grid[gy * l->grid_w], *g1 = g0 + l->grid_w;
+	unsigned int gx;
+
+	for (gx = 0; gx < l->grid_w; gx++)
+		col[gx] = (g0[gx] * (PIX_LSC_CELL - fy) + g1[gx] * fy) >>
+			  PIX_LSC_CELL_SHIFT;
+}
+
 void pix_lsc_line(const struct pix_lsc *l, unsigned int y, const u16 *in,
 		  u16 *out)
 {
 	u32 col[PIX_LSC_GRID_MAX];
-	unsigned int gy = y >> PIX_LSC_CELL_SHIFT, fy = y & (PIX_LSC_CELL - 1);
-	const u16 *g0 = &l->grid[gy * l->grid_w], *g1 = g0 + l->grid_w;
 	unsigned int x, gx;
 
 	if (!l->enable) {
@@ -916,30 +937,24 @@ void pix_lsc_line(const struct pix_lsc *l, unsigned int y, const u16 *in,
 		return;
 	}
 	/* the grid row at y, then bilinear along it, a cell a time */
-	for (gx = 0; gx < l->grid_w; gx++)
-		col[gx] = (g0[gx] * (PIX_LSC_CELL - fy) + g1[gx] * fy) >>
-			  PIX_LSC_CELL_SHIFT;
+	lsc_columns(l, y, col);
 	for (x = 0, gx = 0; x < l->width; gx++) {
 		unsigned int end = pix_min(x + PIX_LSC_CELL, l->width);
-		u32 c0 = col[gx], c1 = col[gx + 1], v, a, b;
+		u32 c0 = col[gx], c1 = col[gx + 1], v;
 
 		/* x is even and a cell even: x + 1 is in the same cell */
 		for (; x + 1 < end; x += 2) {
 			unsigned int fx = x & (PIX_LSC_CELL - 1);
 
-			a = (c0 * (PIX_LSC_CELL - fx) + c1 * fx) >>
-			    PIX_LSC_CELL_SHIFT;
-			b = (c0 * (PIX_LSC_CELL - fx - 1) + c1 * (fx + 1)) >>
-			    PIX_LSC_CELL_SHIFT;
 			v = pair_load(in + x);
 			pair_store(out + x,
-				   pix_min(((v & 0xffff) * a) >> 8, PIX_RAW_MAX),
-				   pix_min(((v >> 16) * b) >> 8, PIX_RAW_MAX));
+				   lsc_sample(v & 0xffff, lsc_gain(c0, c1, fx)),
+				   lsc_sample(v >> 16, lsc_gain(c0, c1, fx + 1)));
 		}
 		if (x < end) {	/* an odd width's last sample */
-			a = (c0 * (PIX_LSC_CELL - (x & (PIX_LSC_CELL - 1))) +
-			     c1 * (x & (PIX_LSC_CELL - 1))) >> PIX_LSC_CELL_SHIFT;
-			out[x] = pix_min((in[x] * a) >> 8, PIX_RAW_MAX);
+			unsigned int fx = x & (PIX_LSC_CELL - 1);
+
+			out[x] = lsc_sample(in[x], lsc_gain(c0, c1, fx));
 			x++;
 		}
 	}
@@ -949,6 +964,11 @@ void pix_lsc_line(const struct pix_lsc *l, unsigned int y, const u16 *in,
  * White balance: one multiply per sample, digital gain (Q8) and channel
  * gain (Q5) combined, rounded down once.
  */
+
+static __always_inline u32 wb_sample(u32 v, u32 factor)
+{
+	return pix_min((v * factor) >> 13, PIX_RAW_MAX);
+}
 
 void pix_wb_line(const struct pix_wb *w, unsigned int y, const u16 *in,
 		 u16 *out, unsigned int width)
@@ -960,11 +980,104 @@ void pix_wb_line(const struct pix_wb *w, unsigned int y, const u16 *in,
 	for (x = 0; x + 1 < width; x += 2) {
 		u32 v = pair_load(in + x);
 
-		pair_store(out + x, pix_min(((v & 0xffff) * f0) >> 13, PIX_RAW_MAX),
-			   pix_min(((v >> 16) * f1) >> 13, PIX_RAW_MAX));
+		pair_store(out + x, wb_sample(v & 0xffff, f0),
+			   wb_sample(v >> 16, f1));
 	}
 	if (x < width)
-		out[x] = pix_min((in[x] * f0) >> 13, PIX_RAW_MAX);
+		out[x] = wb_sample(in[x], f0);
+}
+
+/* -----------------------------------------------------------------------------
+ * The line stages in one pass
+ */
+
+/*
+ * Pairs @x.. up to @end of a line: the black level, then with @lsc the
+ * gains of a lens shading cell whose edges have @c0 and @c1 (@x its
+ * first column), then with @wb the white balance factors @f0 (even
+ * columns) and @f1; one load and one store a pair. The cell's gain at
+ * column fx, lsc_gain(), is (32 c0 + fx (c1 - c0)) >> 5: the sum advances
+ * by c1 - c0 a column (modulo 2^32, and the true sum is below 2^32).
+ */
+static __always_inline void chain_pairs(u16 *line, unsigned int x,
+					unsigned int end, u32 black, u32 c0,
+					u32 c1, u32 f0, u32 f1, bool lsc,
+					bool wb)
+{
+	u32 sum = c0 << PIX_LSC_CELL_SHIFT, d = c1 - c0;
+
+	for (; x + 1 < end; x += 2, sum += 2 * d) {
+		u32 v = pair_load(line + x);
+		u32 s0 = ccdc_sample(v & 0xffff, black);
+		u32 s1 = ccdc_sample(v >> 16, black);
+
+		if (lsc) {
+			s0 = lsc_sample(s0, sum >> PIX_LSC_CELL_SHIFT);
+			s1 = lsc_sample(s1, (sum + d) >> PIX_LSC_CELL_SHIFT);
+		}
+		if (wb) {
+			s0 = wb_sample(s0, f0);
+			s1 = wb_sample(s1, f1);
+		}
+		pair_store(line + x, s0, s1);
+	}
+}
+
+static __always_inline void chain_line(const struct pix_line_chain *c,
+				       unsigned int y, u16 *line,
+				       unsigned int width, bool lsc, bool wb)
+{
+	u32 black = c->ccdc ? c->ccdc->black : 0, f0 = 0, f1 = 0;
+	u32 col[PIX_LSC_GRID_MAX];
+	unsigned int x, gx;
+
+	if (wb) {
+		f0 = c->wb->dgain * c->wb->gain[pix_site(0, y)];
+		f1 = c->wb->dgain * c->wb->gain[pix_site(1, y)];
+	}
+	if (!lsc) {
+		chain_pairs(line, 0, width, black, 0, 0, f0, f1, false, wb);
+		return;
+	}
+	lsc_columns(c->lsc, y, col);
+	for (x = 0, gx = 0; x < width; x += PIX_LSC_CELL, gx++)
+		chain_pairs(line, x, pix_min(x + PIX_LSC_CELL, width), black,
+			    col[gx], col[gx + 1], f0, f1, true, wb);
+}
+
+/**
+ * pix_line_chain() - the line stages of a raw path on one line, in place
+ * @c: the stages
+ * @y: the line
+ * @line: @width samples
+ * @width: the line's width
+ *
+ * The same samples as pix_ccdc_line(), pix_lsc_line() (when @c->lsc is
+ * enabled) and pix_wb_line() one after the other, each stage that @c has,
+ * in one pass over the line: under TCG, every load and store a stage
+ * saves counts.
+ */
+void pix_line_chain(const struct pix_line_chain *c, unsigned int y,
+		    u16 *line, unsigned int width)
+{
+	bool lsc = c->lsc && c->lsc->enable;
+
+	if (width & 1) {	/* the stages' own loops, with an odd last sample */
+		if (c->ccdc)
+			pix_ccdc_line(c->ccdc, line, line, width);
+		if (lsc)
+			pix_lsc_line(c->lsc, y, line, line);
+		if (c->wb)
+			pix_wb_line(c->wb, y, line, line, width);
+	} else if (lsc && c->wb) {
+		chain_line(c, y, line, width, true, true);
+	} else if (lsc) {
+		chain_line(c, y, line, width, true, false);
+	} else if (c->wb) {
+		chain_line(c, y, line, width, false, true);
+	} else {
+		chain_line(c, y, line, width, false, false);
+	}
 }
 
 /* -----------------------------------------------------------------------------

@@ -247,6 +247,21 @@ struct pix_wb {
 void pix_wb_line(const struct pix_wb *w, unsigned int y, const u16 *in,
 		 u16 *out, unsigned int width);
 
+/**
+ * struct pix_line_chain - the line stages of a raw path, in their order
+ * @ccdc: the CCDC's black level, or NULL
+ * @lsc: then lens shading, or NULL
+ * @wb: then white balance, or NULL
+ */
+struct pix_line_chain {
+	const struct pix_ccdc *ccdc;
+	const struct pix_lsc *lsc;
+	const struct pix_wb *wb;
+};
+
+void pix_line_chain(const struct pix_line_chain *c, unsigned int y,
+		    u16 *line, unsigned int width);
+
 /* the OMAP3 preview's defaults: contrast 1.0, no brightness offset */
 #define PIX_CONTRAST_DEF	16
 #define PIX_BRIGHTNESS_DEF	0

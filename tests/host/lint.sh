@@ -8,7 +8,8 @@
 # "./build.sh help" lists every command, the scaling plot still draws, and
 # the harness's own self-test (tests/host/harness-selftest.sh), the
 # userspace headers' layout (tests/host/uapi-layout.sh), the Image
-# pattern's charge cache (tests/host/scene-cache.sh), the device tree
+# pattern's charge cache and the fused line stages
+# (tests/host/pixel-test.sh, tests/host/{scene-cache,line-chain}.c), the device tree
 # bindings checked by dt-schema (tests/host/dt-schema.sh: the schemas, their
 # examples, the N900 and stress trees, the malformed overlays, and its
 # --mutate self-test), the merge of
@@ -126,7 +127,9 @@ kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
 	subtest harness_selftest "$TOP/tests/host/harness-selftest.sh" "$KSRC"
 	subtest uapi_layout "$TOP/tests/host/uapi-layout.sh"
 	# the sensor's charge cache changes no frame (the pixel code alone)
-	subtest scene_cache "$TOP/tests/host/scene-cache.sh"
+	subtest scene_cache "$TOP/tests/host/pixel-test.sh" scene-cache
+	# the fused line stages give the samples of the stages one by one
+	subtest line_chain "$TOP/tests/host/pixel-test.sh" line-chain
 	# the merge of shard runs on recorded shard directories, and the
 	# GitLab pipeline against the shard list and ./build.sh help
 	subtest merge_selftest "$TOP/tests/host/merge-selftest.sh"

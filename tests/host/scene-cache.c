@@ -7,7 +7,7 @@
  * change what the cache depends on (exposure, illuminant, lens, a new
  * picture at the same address) and what it does not (gain, noise, frame
  * number), render only part of a frame or its lines from the last, and run
- * at the picture's size and scaled. KTAP on stdout (tests/host/scene-cache.sh).
+ * at the picture's size and scaled. KTAP on stdout (tests/host/pixel-test.sh scene-cache).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -88,6 +88,7 @@ static void ccdc_process_line(struct isp_frame_stage *stage, unsigned int y,
 static const struct isp_frame_ops ccdc_frame_ops = {
 	.input = ISP_DATA_RAW,
 	.output = ISP_DATA_RAW,
+	.chain = ISP_CHAIN_CCDC,
 	.priv_size = sizeof(struct pix_ccdc),
 	.start = ccdc_start,
 	.configure_frame = ccdc_configure_frame,

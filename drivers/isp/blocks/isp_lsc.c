@@ -90,6 +90,7 @@ static void lsc_process_line(struct isp_frame_stage *stage, unsigned int y,
 static const struct isp_frame_ops lsc_frame_ops = {
 	.input = ISP_DATA_RAW,
 	.output = ISP_DATA_RAW,
+	.chain = ISP_CHAIN_LSC,
 	.priv_size = sizeof(struct pix_lsc),
 	.start = lsc_start,
 	.configure_frame = lsc_configure_frame,

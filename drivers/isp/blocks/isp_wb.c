@@ -80,6 +80,7 @@ static void wb_process_line(struct isp_frame_stage *stage, unsigned int y,
 static const struct isp_frame_ops wb_frame_ops = {
 	.input = ISP_DATA_RAW,
 	.output = ISP_DATA_RAW,
+	.chain = ISP_CHAIN_WB,
 	.priv_size = sizeof(struct pix_wb),
 	.configure_frame = wb_configure_frame,
 	.process_line = wb_process_line,
