@@ -146,6 +146,16 @@ size_t pix_image_blur_size(const struct pix_image *img)
 	       sizeof(u16);
 }
 
+/*
+ * A cache line's 16-bit words: for each Bayer pair (an odd width's last
+ * pixel making one), the two charges, then their two shot sigmas, so that
+ * a pair's four values are two 32-bit loads
+ */
+static inline size_t pix_cache_stride(unsigned int width)
+{
+	return 2 * (size_t)(width + (width & 1));
+}
+
 /**
  * pix_scene_set_image() - give a scene its picture
  * @s: the scene
@@ -418,6 +428,7 @@ static void scene_prepare_image(struct pix_scene *s)
 					       256);
 		for (i = 0; i < 256; i++)
 			s->read[i] = (pix_normal[i] * PIX_READ_Q4 + 32768) >> 16;
+		memcpy(s->normal, pix_normal, sizeof(s->normal));
 	}
 }
 
@@ -464,21 +475,25 @@ static __always_inline u32 image_charge(const struct pix_scene *s,
 	return (((v * emul) >> 16) * vig) >> 8;
 }
 
+/* the shot noise's standard deviation at mean charge @e, Q4 electrons */
+static __always_inline u32 shot_sigma(const struct pix_scene *s, u32 e)
+{
+	return s->shot[pix_min(e >> PIX_SHOT_STEP_SHIFT, PIX_SHOT_TABLE - 1)];
+}
+
 /*
  * One pixel through the physical sensor, from its mean charge @e: the
- * shot noise, the full well, the read noise (@hx: the pixel's draw of the
- * generator), the gain and the ADC.
+ * shot noise (@sigma: shot_sigma() of @e), the full well, the read noise
+ * (@hx: the pixel's draw of the generator), the gain and the ADC.
  */
 static __always_inline u16 sensor_pixel(const struct pix_scene *s, s32 e,
-					u32 gmul, u32 hx, bool noise)
+					u32 sigma, u32 gmul, u32 hx,
+					bool noise)
 {
 	s32 dn;
 
 	if (noise) {
-		u32 i = pix_min((u32)e >> PIX_SHOT_STEP_SHIFT,
-				PIX_SHOT_TABLE - 1);
-
-		e += (pix_normal[hx & 0xff] * (s32)s->shot[i] + 32768) >> 16;
+		e += (s->normal[hx & 0xff] * (s32)sigma + 32768) >> 16;
 		if (e < 0)
 			e = 0;
 	}
@@ -515,7 +530,8 @@ static __always_inline void image_line(const struct pix_scene *s,
 	/* the channels of even and odd columns: G R on even lines, B G on odd */
 	unsigned int c0 = y & 1 ? 2 : 1, c1 = y & 1 ? 1 : 0;
 	u32 e0 = s->emul[c0], e1 = s->emul[c1], hx = 0;
-	u16 *cache = s->charge ? s->charge + (size_t)y * w : NULL;
+	u16 *cache = s->charge ? s->charge + (size_t)y * pix_cache_stride(w) :
+				 NULL;
 	const u16 *r0, *r1;
 
 	/* the generator's key: seed, frame, line, then column pair */
@@ -526,26 +542,21 @@ static __always_inline void image_line(const struct pix_scene *s,
 	 * low half the even column's
 	 */
 	if (cache && s->charge_line[y] == s->charge_gen) {
-		if (w & 1) {
-			for (x = 0; x < w; x++) {
-				if (noise && !(x & 1))
-					hx = pix_hash(key + (x >> 1) * 0x9e3779b9U);
-				out[x] = sensor_pixel(s, cache[x], gmul,
-						      x & 1 ? hx >> 16 : hx, noise);
-			}
-			return;
-		}
-		/* the same a pair a time: one load, one hash, one store */
-		for (x = 0; x < w; x += 2, key += 0x9e3779b9U) {
-			u32 e = pair_load(cache + x);
+		/* a pair a time: two loads, one hash, one store */
+		for (x = 0; x + 1 < w; x += 2, key += 0x9e3779b9U, cache += 4) {
+			u32 e = pair_load(cache), sig = pair_load(cache + 2);
 
 			if (noise)
 				hx = pix_hash(key);
 			pair_store(out + x,
-				   sensor_pixel(s, e & 0xffff, gmul, hx, noise),
-				   sensor_pixel(s, e >> 16, gmul, hx >> 16,
-						noise));
+				   sensor_pixel(s, e & 0xffff, sig & 0xffff,
+						gmul, hx, noise),
+				   sensor_pixel(s, e >> 16, sig >> 16, gmul,
+						hx >> 16, noise));
 		}
+		if (x < w)	/* an odd width's last pixel */
+			out[x] = sensor_pixel(s, cache[0], cache[2], gmul,
+					      noise ? pix_hash(key) : 0, noise);
 		return;
 	}
 
@@ -556,12 +567,16 @@ static __always_inline void image_line(const struct pix_scene *s,
 		unsigned int odd = x & 1;
 		u32 e = image_charge(s, r0, r1, fy, x, odd ? c1 : c0,
 				     odd ? e1 : e0, dy2, vk, direct);
+		u32 sig = shot_sigma(s, e);
 
-		if (cache)
-			cache[x] = e;
+		if (cache) {	/* a pair's charges, then their sigmas */
+			cache[2 * (x & ~1U) + odd] = e;
+			cache[2 * (x & ~1U) + odd + 2] = sig;
+		}
 		if (noise && !odd)
 			hx = pix_hash(key + (x >> 1) * 0x9e3779b9U);
-		out[x] = sensor_pixel(s, e, gmul, odd ? hx >> 16 : hx, noise);
+		out[x] = sensor_pixel(s, e, sig, gmul, odd ? hx >> 16 : hx,
+				      noise);
 	}
 	if (cache)
 		s->charge_line[y] = s->charge_gen;
@@ -589,12 +604,13 @@ static void sensor_image_line(const struct pix_scene *s, unsigned int y,
  * @height: its height
  *
  * Return: the size of the cache pix_scene_set_cache() takes, in bytes: a
- * mean charge (16 bits) for each pixel and a generation for each line.
+ * mean charge and its shot noise's sigma (16 bits each) for each pixel,
+ * and a generation for each line.
  */
 size_t pix_scene_cache_size(unsigned int width, unsigned int height)
 {
 	return (size_t)height * sizeof(u32) +
-	       (size_t)width * height * sizeof(u16);
+	       (size_t)pix_cache_stride(width) * height * sizeof(u16);
 }
 
 /**

@@ -139,8 +139,10 @@ size_t pix_image_blur_size(const struct pix_image *img);
  * @shot: the shot noise's standard deviation, sqrt(charge) electrons in
  *	Q4, for each 1 << PIX_SHOT_STEP_SHIFT electrons of charge
  * @read: the read noise in electrons for each byte of the generator
- * @charge: the cache's mean charge of each pixel (pix_scene_set_cache()),
- *	or NULL
+ * @normal: the standard normal quantiles a byte of the generator picks,
+ *	Q12 (a copy of pix_normal[], beside the other tables)
+ * @charge: the cache's mean charge and shot sigma of each pixel
+ *	(pix_scene_set_cache()), or NULL
  * @charge_line: the cache's generation of each line: a line's charges are
  *	valid when it is @charge_gen
  * @charge_gen: the generation of this frame's tables
@@ -175,6 +177,7 @@ struct pix_scene {
 	u32 col[PIX_MAX_WIDTH];
 	u16 shot[PIX_SHOT_TABLE];
 	s8 read[256];
+	s16 normal[256];
 	u16 *charge;
 	u32 *charge_line;
 	u32 charge_gen;

@@ -7,7 +7,8 @@
  * change what the cache depends on (exposure, illuminant, lens, a new
  * picture at the same address) and what it does not (gain, noise, frame
  * number), render only part of a frame or its lines from the last, and run
- * at the picture's size and scaled. KTAP on stdout (tests/host/pixel-test.sh scene-cache).
+ * at the picture's size and scaled, to an even and to an odd width. KTAP
+ * on stdout (tests/host/pixel-test.sh scene-cache).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,9 +135,12 @@ int main(void)
 
 	fill(picture[0], 1);
 	fill(picture[1], 2);
-	printf("KTAP version 1\n1..%u\n", 2 * steps_n);
-	/* the picture's own size (no interpolation), then scaled */
+	printf("KTAP version 1\n1..%u\n", 3 * steps_n);
+	/* the picture's own size (no interpolation), then scaled, then to an
+	 * odd width (whose last pixel is a pair of its own in the cache)
+	 */
 	failed |= run(SW, SH, &n);
 	failed |= run(SW * 2 - 10, SH * 2 - 6, &n);
+	failed |= run(SW + 13, SH + 7, &n);
 	return failed ? 1 : 0;
 }
