@@ -189,10 +189,13 @@ enum isp_chain {
  *	line, and lines of the same pass may run on other CPUs at the same
  *	time.
  * @chain: a line stage that pix_line_chain() knows: its place in
- *	&struct pix_line_chain, whose pointer there is @stage->priv. When
- *	every line stage of a path has one, in the chain's order, the pass
- *	runs pix_line_chain() instead of each @process_line in turn: the
- *	same samples, one load and store a pair. %ISP_CHAIN_NONE otherwise.
+ *	&struct pix_line_chain, whose pointer there is @stage->priv (of the
+ *	place's type: struct pix_ccdc, pix_lsc or pix_wb). When every line
+ *	stage of a path has one, in the chain's order, the pass runs
+ *	pix_line_chain() instead of each @process_line in turn, so a block
+ *	with a place does in @process_line exactly what its pix_*_line()
+ *	does (n900_isp.fuse_lines=0 runs @process_line, and frames.sh checks
+ *	both). %ISP_CHAIN_NONE otherwise.
  * @process_lines: a frame stage: lines @y0 to @y1 (excluded) of
  *	@stage->out, from the whole of @stage->in, with the scratch memory of
  *	part @part (0 to ISP_FRAME_PARTS - 1) of the pass, if it needs any

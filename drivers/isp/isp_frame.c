@@ -52,7 +52,11 @@ static bool isp_frame_parallel = true;
 module_param_named(parallel, isp_frame_parallel, bool, 0644);
 MODULE_PARM_DESC(parallel, "split each processing pass over two CPUs (default: on)");
 
-/* the passes of a frame, after the source */
+static bool isp_frame_fuse_lines = true;
+module_param_named(fuse_lines, isp_frame_fuse_lines, bool, 0644);
+MODULE_PARM_DESC(fuse_lines, "run the line stages in one loop, pix_line_chain(), when they allow it (default: on; off: each stage's own loop, the same frames)");
+
+/* the passes of a frame */
 enum isp_frame_pass {
 	ISP_PASS_SOURCE,	/* the source's raw frame */
 	ISP_PASS_LINE,		/* the line stages */
@@ -299,37 +303,51 @@ int isp_frame_check_rect(struct isp_frame_stage *stage, const char *what,
 	return -EPIPE;
 }
 
+/* the size of the pixel parameters each place of the chain points to */
+static const size_t isp_chain_priv_size[] = {
+	[ISP_CHAIN_CCDC] = sizeof(struct pix_ccdc),
+	[ISP_CHAIN_LSC] = sizeof(struct pix_lsc),
+	[ISP_CHAIN_WB] = sizeof(struct pix_wb),
+};
+
 /*
- * The line stages as one pix_line_chain(), when each has its place there
- * and they come in the chain's order (each place once, at most)
+ * The line stages as one pix_line_chain(), when there are some, each has
+ * its place there and they come in the chain's order (each place once, at
+ * most); f->chained stays false otherwise
  */
 static void isp_frame_chain(struct isp_frame *f)
 {
+	struct pix_line_chain chain = { };
 	enum isp_chain last = ISP_CHAIN_NONE;
 	unsigned int i;
 
 	for (i = 0; i < f->num_line; i++) {
 		struct isp_frame_stage *s = &f->stages[i];
-		enum isp_chain place = s->block->type->frame_ops->chain;
+		const struct isp_frame_ops *ops = s->block->type->frame_ops;
+		enum isp_chain place = ops->chain;
 
-		if (place <= last)
+		if (place <= last || place >= ARRAY_SIZE(isp_chain_priv_size))
+			return;
+		/* a block whose parameters are not the chain's own */
+		if (WARN_ON_ONCE(ops->priv_size != isp_chain_priv_size[place]))
 			return;
 		switch (place) {
 		case ISP_CHAIN_CCDC:
-			f->chain.ccdc = s->priv;
+			chain.ccdc = s->priv;
 			break;
 		case ISP_CHAIN_LSC:
-			f->chain.lsc = s->priv;
+			chain.lsc = s->priv;
 			break;
 		case ISP_CHAIN_WB:
-			f->chain.wb = s->priv;
+			chain.wb = s->priv;
 			break;
 		default:
 			return;
 		}
 		last = place;
 	}
-	f->chained = true;
+	f->chain = chain;
+	f->chained = f->num_line > 0;
 }
 
 /*
@@ -732,7 +750,7 @@ static void isp_frame_line(struct isp_frame *f, unsigned int y0,
 	for (y = y0; y < y1; y++) {
 		u16 *line = f->raw + (size_t)y * f->width;
 
-		if (f->chained) {
+		if (f->chained && READ_ONCE(isp_frame_fuse_lines)) {
 			pix_line_chain(&f->chain, y, line, f->width);
 			continue;
 		}

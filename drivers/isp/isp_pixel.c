@@ -147,11 +147,12 @@ size_t pix_image_blur_size(const struct pix_image *img)
 }
 
 /*
- * A cache line's 16-bit words: for each Bayer pair (an odd width's last
- * pixel making one), the two charges, then their two shot sigmas, so that
- * a pair's four values are two 32-bit loads
+ * The number of 16-bit values the charge cache keeps for a frame line of
+ * @width pixels: for each Bayer pair (an odd width's last pixel making
+ * one), the two mean charges, then their two shot sigmas, so that a pair's
+ * four values are two 32-bit loads
  */
-static inline size_t pix_cache_stride(unsigned int width)
+static inline size_t pix_charge_line_len(unsigned int width)
 {
 	return 2 * (size_t)(width + (width & 1));
 }
@@ -510,9 +511,9 @@ static __always_inline u16 sensor_pixel(const struct pix_scene *s, s32 e,
  * A line of the Image pattern through the physical sensor; @noise and
  * @direct (the scene at the frame's size: no interpolation) are constants
  * in each of sensor_image_line()'s calls, so that the compiler drops what
- * they skip. A line whose mean charges the cache holds for this frame's
- * tables (pix_scene_set_cache()) reads them; another computes them and
- * leaves them there.
+ * they skip. A line whose mean charges (and their shot sigmas) the cache
+ * holds for this frame's tables (pix_scene_set_cache()) reads them;
+ * another computes them and leaves them there.
  */
 static __always_inline void image_line(const struct pix_scene *s,
 				       unsigned int y, u16 *out, bool noise,
@@ -530,8 +531,7 @@ static __always_inline void image_line(const struct pix_scene *s,
 	/* the channels of even and odd columns: G R on even lines, B G on odd */
 	unsigned int c0 = y & 1 ? 2 : 1, c1 = y & 1 ? 1 : 0;
 	u32 e0 = s->emul[c0], e1 = s->emul[c1], hx = 0;
-	u16 *cache = s->charge ? s->charge + (size_t)y * pix_cache_stride(w) :
-				 NULL;
+	u16 *cache = s->charge ? s->charge + y * pix_charge_line_len(w) : NULL;
 	const u16 *r0, *r1;
 
 	/* the generator's key: seed, frame, line, then column pair */
@@ -610,7 +610,7 @@ static void sensor_image_line(const struct pix_scene *s, unsigned int y,
 size_t pix_scene_cache_size(unsigned int width, unsigned int height)
 {
 	return (size_t)height * sizeof(u32) +
-	       (size_t)pix_cache_stride(width) * height * sizeof(u16);
+	       pix_charge_line_len(width) * height * sizeof(u16);
 }
 
 /**
@@ -621,9 +621,10 @@ size_t pix_scene_cache_size(unsigned int width, unsigned int height)
  *
  * The Image pattern's mean charge of a pixel (scene, exposure, illuminant,
  * vignetting, lens: everything but the noise) is the same from frame to
- * frame until one of them changes: a line keeps its charges in @cache and
- * the next frame's line reads them, as long as pix_scene_prepare() finds
- * the same tables. The frames are the same with or without a cache.
+ * frame until one of them changes: a line keeps its charges, and the shot
+ * noise's standard deviation at each, in @cache and the next frame's line
+ * reads them, as long as pix_scene_prepare() finds the same tables. The
+ * frames are the same with or without a cache.
  */
 void pix_scene_set_cache(struct pix_scene *s, void *cache)
 {
@@ -1066,12 +1067,13 @@ static __always_inline void chain_line(const struct pix_line_chain *c,
  * @c: the stages
  * @y: the line
  * @line: @width samples
- * @width: the line's width
+ * @width: the line's width, that of @c->lsc's frame when it has one
  *
  * The same samples as pix_ccdc_line(), pix_lsc_line() (when @c->lsc is
- * enabled) and pix_wb_line() one after the other, each stage that @c has,
- * in one pass over the line: under TCG, every load and store a stage
- * saves counts.
+ * enabled) and pix_wb_line() one after the other, each stage that @c has.
+ * For an even @width (a frame's, in the driver) that is one pass over the
+ * line, a load and a store a pixel pair: under TCG, every load and store a
+ * stage saves counts. An odd @width runs the stages' own loops in turn.
  */
 void pix_line_chain(const struct pix_line_chain *c, unsigned int y,
 		    u16 *line, unsigned int width)

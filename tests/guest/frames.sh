@@ -97,6 +97,27 @@ capture() { # ENTITY W H FOURCC
 	setfmt "$1" && grab "$dev"
 }
 
+# "param MODULE NAME VALUE": a module parameter for this case, put back to
+# its value before when the case ends (restore_params)
+params=
+param() {
+	# shellcheck disable=SC2086 # MODULE NAME VALUE, split
+	set -- $1
+	p=/sys/module/$1/parameters/$2
+	if [ ! -w "$p" ]; then
+		err="param: no writable $p"
+		return
+	fi
+	params="$params $p=$(cat "$p")"
+	echo "$3" >"$p" 2>/dev/null || err="param: cannot set $p to $3"
+}
+restore_params() {
+	for pv in $params; do
+		echo "${pv#*=}" >"${pv%%=*}"
+	done
+	params=
+}
+
 # "feed ENTITY W H FOURCC FILE": the next capture is memory-to-memory, from
 # the memory input node ENTITY, every input buffer holding /etc/n900/FILE
 feed=
@@ -169,6 +190,7 @@ while IFS= read -r line; do
 	case $line in
 	"case "*)
 		finish
+		restore_params
 		name=${line#case }
 		err=
 		k=$((k + 1))
@@ -209,6 +231,10 @@ while IFS= read -r line; do
 	"stats "*)
 		[ -n "$err" ] || grab "$(node "${line#stats }")"
 		;;
+	"param "*)
+		[ -n "$err" ] || param "${line#param }"
+		;;
 	esac
 done <$SPEC
 finish
+restore_params

@@ -5,10 +5,12 @@
  * pix_lsc_line() and pix_wb_line() run one after the other, in place, as
  * the frame program runs them when it cannot fuse them. One subtest per
  * set of stages (each of CCDC, LSC, WB there or not), with 10-bit samples
- * and with any 16-bit ones (a raw frame from memory), over random widths
- * (odd ones too), lines, black levels, lens shading strengths (on and off)
- * and white balance gains. KTAP on stdout (tests/host/pixel-test.sh
- * line-chain).
+ * and with any 16-bit ones (a raw frame from memory), over widths (even
+ * ones, as the driver's frames have, around the lens shading cells' edges
+ * and at random; an odd one now and then, which pix_line_chain() leaves to
+ * the stages' own loops), lines, black levels, lens shading strengths (on
+ * and off) and white balance gains. KTAP on stdout
+ * (tests/host/pixel-test.sh line-chain).
  */
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +31,24 @@ static u32 next(u32 n)
 static u16 a[PIX_MAX_WIDTH], b[PIX_MAX_WIDTH];
 static struct pix_lsc lsc;
 
+/*
+ * A width: an even one within 2 of a cell's edge, or at random, or an odd
+ * one (every eighth case)
+ */
+static unsigned int width(unsigned int n)
+{
+	unsigned int w;
+
+	if (n % 8 == 7)
+		return 1 + 2 * next(PIX_MAX_WIDTH / 2);
+	if (n % 2)
+		w = PIX_LSC_CELL * (1 + next(PIX_MAX_WIDTH / PIX_LSC_CELL - 1)) +
+		    2 * next(3) - 2;
+	else
+		w = 2 + 2 * next(PIX_MAX_WIDTH / 2);
+	return w > PIX_MAX_WIDTH ? PIX_MAX_WIDTH : w;
+}
+
 /* the cases of one set of stages; returns how many differ */
 static unsigned int run(unsigned int set, bool wide, unsigned int *first_w)
 {
@@ -38,7 +58,7 @@ static unsigned int run(unsigned int set, bool wide, unsigned int *first_w)
 	unsigned int n, x, bad = 0;
 
 	for (n = 0; n < CASES; n++) {
-		unsigned int w = 1 + next(PIX_MAX_WIDTH), h = 2 + next(1200);
+		unsigned int w = width(n), h = 2 + next(1200);
 		unsigned int y = next(h);
 
 		ccdc.black = next(4) ? next(256) : 0;

@@ -6,9 +6,10 @@
  * and one without; every line of every frame must be the same. The frames
  * change what the cache depends on (exposure, illuminant, lens, a new
  * picture at the same address) and what it does not (gain, noise, frame
- * number), render only part of a frame or its lines from the last, and run
- * at the picture's size and scaled, to an even and to an odd width. KTAP
- * on stdout (tests/host/pixel-test.sh scene-cache).
+ * number: noise turned on reads what a frame without noise cached),
+ * render only part of a frame or its lines from the last, and run at the
+ * picture's size and scaled, to an even and to an odd width. KTAP on
+ * stdout (tests/host/pixel-test.sh scene-cache).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ static const struct step steps[] = {
 	{ "lens_further", 1000, 3000, 900, 0, 1, 0, 0, 0 },
 	{ "lens_back", 1000, 3000, 512, 0, 0, 0, 0, 0 },
 	{ "gain", 1000, 3000, 512, 16, 0, 0, 0, 0 },
+	{ "noise_on", 1000, 3000, 512, 16, 1, 0, 0, 0 },
 	{ "new_picture_same_address", 1000, 3000, 512, 16, 1, 1, 0, 0 },
 	{ "same_again", 1000, 3000, 512, 16, 1, 1, 0, 0 },
 	{ "old_picture_same_address", 1000, 3000, 512, 16, 1, 0, 0, 0 },
