@@ -38,6 +38,8 @@
 . /etc/n900/functions
 # shellcheck source=tests/guest/lib/ktap.sh
 . /usr/lib/n900/tests/lib/ktap.sh
+# shellcheck source=tests/guest/lib/capture.sh
+. /usr/lib/n900/tests/lib/capture.sh
 T=/usr/lib/n900/tests
 D=/sys/bus/platform/drivers
 S='et8ek8 3-003e'
@@ -103,17 +105,6 @@ sysfs_write() {
 	wpid=$!
 	gone $wpid 100 || return 124
 	wait $wpid
-}
-# flowing PID: wait (up to 10 s) until the capture PID has logged 3 frames
-flowing() {
-	i=0
-	while [ "$(grep -c '^frame' $LOG)" -lt 3 ]; do
-		if ! kill -0 "$1" 2>/dev/null || [ $i -ge 100 ]; then
-			return 1
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
 }
 # no_splat: status 0 when the kernel logged no splat since n900_dmesg_mark;
 # else print its first lines as diagnostics, status 1
@@ -386,7 +377,7 @@ t_stream_before_camera_binds() {
 		v4l2-ctl -d "$node" --set-fmt-video=width=320,height=240 >/dev/null 2>&1
 		"$T/capture" "$node" 1000000 /dev/null >$LOG 2>&1 &
 		pid=$!
-		flowing $pid || { ok=0 bad="${bad:+$bad; }$node did not stream: $(tail -n 1 $LOG)"; }
+		wait_frames $LOG 3 $pid || { ok=0 bad="${bad:+$bad; }$node did not stream: $(tail -n 1 $LOG)"; }
 		n0=$(grep -c '^frame' $LOG)
 		for m in n900-video-bus-switch n900-sensor n900-ad5820 n900-adp1653; do
 			modprobe $m || { ok=0 bad="${bad:+$bad; }modprobe $m failed"; }
@@ -422,7 +413,7 @@ t_isp_unbind_standalone_stream() {
 	node=$(media-ctl -e 'OMAP3 ISP CSI2a output')
 	"$T/capture" "$node" 1000000 /dev/null >$LOG 2>&1 &
 	pid=$!
-	flowing $pid || { ok=0 bad="$node did not stream: $(tail -n 1 $LOG)"; }
+	wait_frames $LOG 3 $pid || { ok=0 bad="$node did not stream: $(tail -n 1 $LOG)"; }
 	n=$(grep -c '^frame' $LOG)
 	sysfs_write "$ISP" $D/n900-isp/unbind || { ok=0 bad="${bad:+$bad; }unbind of $ISP failed"; }
 	if gone $pid 100; then

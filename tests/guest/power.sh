@@ -152,8 +152,11 @@ session() { # prints the energy the session cost, in uJ
 	exec 3<&-
 	echo $(($(awk '/^total_energy_uJ/ { print $2 }' $DBG/power) - e0))
 }
-reload() { # POLICY
-	n900_unload_drivers && modprobe n900-power policy="$1" && n900_load_drivers
+reload() { # POLICY [PARAMETER=VALUE...]: n900-power's, the drivers reloaded
+	policy_=$1
+	shift
+	n900_unload_drivers && modprobe n900-power policy="$policy_" "$@" &&
+		n900_load_drivers
 }
 e_pipe=$(session)
 reload streaming
@@ -168,8 +171,7 @@ ktap_result $ok streaming_policy_spends_less \
 # delay after STREAMOFF, so that a second capture within it powers nothing
 # up; then everything powers down. A delay of 3 s: this guest's debug
 # kernel takes about 1 s to read the power states.
-n900_unload_drivers && modprobe n900-power policy=autosuspend autosuspend_delay_ms=3000 &&
-	n900_load_drivers
+reload autosuspend autosuspend_delay_ms=3000
 raw_chain >/dev/null 2>&1
 streamed=$(powered_set)	# the chain's setup powered nothing for long
 dev=$(media-ctl -e 'OMAP3 ISP CCDC output')

@@ -9,6 +9,8 @@
 . /etc/n900/functions
 # shellcheck source=tests/guest/lib/ktap.sh
 . /usr/lib/n900/tests/lib/ktap.sh
+# shellcheck source=tests/guest/lib/capture.sh
+. /usr/lib/n900/tests/lib/capture.sh
 T=/usr/lib/n900/tests
 LOG=/tmp/stream-stop.log
 
@@ -17,11 +19,7 @@ start() {
 	dev=$(/usr/lib/n900/main-pipeline.sh 648x492 320x240 2>/dev/null | tail -n 1)
 	"$T/capture" "$dev" 1000000 /dev/null >$LOG 2>&1 &
 	pid=$!
-	i=0
-	while [ "$(grep -c '^frame' $LOG)" -lt 3 ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_frames $LOG 3 $pid || :
 }
 # stopped: the background capture has ended (within 10 s), or is killed
 stopped() {

@@ -20,6 +20,8 @@
 . /etc/n900/functions
 # shellcheck source=tests/guest/lib/ktap.sh
 . /usr/lib/n900/tests/lib/ktap.sh
+# shellcheck source=tests/guest/lib/capture.sh
+. /usr/lib/n900/tests/lib/capture.sh
 T=/usr/lib/n900/tests
 RTC=/sys/class/rtc/rtc0
 DBG=/sys/kernel/debug/n900-isp/media0
@@ -97,11 +99,7 @@ late() {
 stream_through_sleep() {
 	"$T/capture" "$1" 1000000 /dev/null >$LOG 2>&1 &
 	pid=$!
-	i=0
-	while [ "$(grep -c '^frame' $LOG)" -lt 5 ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_frames $LOG 5 $pid || :
 	before=$(powered_set)
 	n0=$(grep -c '^frame' $LOG)
 	if ! why=$(sleep_to_idle); then
