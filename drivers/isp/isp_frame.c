@@ -745,12 +745,13 @@ static void isp_frame_source(struct isp_frame *f, unsigned int y0,
 static void isp_frame_line(struct isp_frame *f, unsigned int y0,
 			   unsigned int y1)
 {
+	bool fused = f->chained && READ_ONCE(isp_frame_fuse_lines);
 	unsigned int y, i;
 
 	for (y = y0; y < y1; y++) {
 		u16 *line = f->raw + (size_t)y * f->width;
 
-		if (f->chained && READ_ONCE(isp_frame_fuse_lines)) {
+		if (fused) {
 			pix_line_chain(&f->chain, y, line, f->width);
 			continue;
 		}

@@ -720,6 +720,42 @@ static __always_inline u32 synthetic_pixel(u32 scale, s32 v, s32 dx, u32 dy2,
 	return pix_min((t * scale) >> 8, PIX_RAW_MAX);
 }
 
+/**
+ * struct synthetic_line - the synthetic scene's constants of one line
+ * @cx: the centre column
+ * @dy2: the line's part of the squared distance to the centre, >> 4
+ * @vk: the vignetting's scale, Q16
+ * @rstep: R's ramp a column, Q16
+ * @bstep: B's ramp a column, Q16
+ * @g: G on this line
+ * @tex: the target's texture, or NULL outside its lines
+ */
+struct synthetic_line {
+	s32 cx;
+	u32 dy2;
+	u32 vk;
+	u32 rstep;
+	u32 bstep;
+	s32 g;
+	const s32 *tex;
+};
+
+static void synthetic_line_init(const struct pix_scene *s, unsigned int y,
+				struct synthetic_line *l)
+{
+	unsigned int w = s->width, h = s->height;
+	s32 cy = h / 2, dy = (s32)y - cy;
+	u32 r2max = ((u32)(w / 2) * (w / 2) + (u32)cy * cy) >> 4;
+
+	l->cx = w / 2;
+	l->dy2 = (u32)(dy * dy) >> 4;
+	l->vk = (SCENE_VIGNETTE << 16) / (r2max ? r2max : 1);
+	l->rstep = (400 << 16) / w;
+	l->bstep = (300 << 16) / w;
+	l->g = 300 + 300 * (s32)y / (s32)h;
+	l->tex = y >= h / 4 && y < 3 * h / 4 ? s->tex : NULL;
+}
+
 /*
  * The synthetic scene's line for an even width, a Bayer pair a time, one
  * store a pair. On @odd lines (B Gb) B is 500 - ramp at the even columns,
@@ -766,21 +802,15 @@ static __always_inline void synthetic_pairs(u16 *out, unsigned int w,
 static void synthetic_line_pairs(const struct pix_scene *s, unsigned int y,
 				 u16 *out)
 {
-	unsigned int w = s->width, h = s->height;
-	s32 cx = w / 2, cy = h / 2, dy = (s32)y - cy;
-	u32 dy2 = (u32)(dy * dy) >> 4;
-	u32 r2max = ((u32)(w / 2) * (w / 2) + (u32)cy * cy) >> 4;
-	u32 vk = (SCENE_VIGNETTE << 16) / (r2max ? r2max : 1);
-	u32 rstep = (400 << 16) / w, bstep = (300 << 16) / w;
-	s32 g = 300 + 300 * (s32)y / (s32)h;
-	const s32 *tex = y >= h / 4 && y < 3 * h / 4 ? s->tex : NULL;
+	struct synthetic_line l;
 
+	synthetic_line_init(s, y, &l);
 	if (y & 1)
-		synthetic_pairs(out, w, tex, cx, dy2, vk, s->scale, g, bstep,
-				true);
+		synthetic_pairs(out, s->width, l.tex, l.cx, l.dy2, l.vk,
+				s->scale, l.g, l.bstep, true);
 	else
-		synthetic_pairs(out, w, tex, cx, dy2, vk, s->scale, g, rstep,
-				false);
+		synthetic_pairs(out, s->width, l.tex, l.cx, l.dy2, l.vk,
+				s->scale, l.g, l.rstep, false);
 }
 
 /**
@@ -795,7 +825,7 @@ static void synthetic_line_pairs(const struct pix_scene *s, unsigned int y,
  */
 void pix_sensor_line(const struct pix_scene *s, unsigned int y, u16 *out)
 {
-	unsigned int w = s->width, h = s->height, x;
+	unsigned int w = s->width, x;
 
 	switch (s->pattern) {
 	case PIX_PATTERN_BARS:
@@ -824,27 +854,23 @@ void pix_sensor_line(const struct pix_scene *s, unsigned int y, u16 *out)
 		return;
 	}
 	{
-		s32 cx = w / 2, cy = h / 2, dy = (s32)y - cy;
-		u32 dy2 = (u32)(dy * dy) >> 4;
-		u32 r2max = ((u32)(w / 2) * (w / 2) + (u32)cy * cy) >> 4;
-		u32 vk = (SCENE_VIGNETTE << 16) / (r2max ? r2max : 1);
-		u32 rstep = (400 << 16) / w, bstep = (300 << 16) / w;
-		s32 g = 300 + 300 * (s32)y / (s32)h, v;
-		const s32 *tex = y >= h / 4 && y < 3 * h / 4 ? s->tex : NULL;
+		struct synthetic_line l;
+		s32 v;
 
+		synthetic_line_init(s, y, &l);
 		for (x = 0; x < w; x++) {
 			unsigned int site = pix_site(x, y);
 
 			if (site == PIX_R)
-				v = 200 + (s32)((x * rstep) >> 16);
+				v = 200 + (s32)((x * l.rstep) >> 16);
 			else if (site == PIX_B)
-				v = 500 - (s32)((x * bstep) >> 16);
+				v = 500 - (s32)((x * l.bstep) >> 16);
 			else
-				v = g;
-			if (tex)
-				v += tex[x];
-			out[x] = synthetic_pixel(s->scale, v, (s32)x - cx, dy2,
-						 vk);
+				v = l.g;
+			if (l.tex)
+				v += l.tex[x];
+			out[x] = synthetic_pixel(s->scale, v, (s32)x - l.cx,
+						 l.dy2, l.vk);
 		}
 	}
 }
@@ -982,6 +1008,13 @@ void pix_lsc_line(const struct pix_lsc *l, unsigned int y, const u16 *in,
  * gain (Q5) combined, rounded down once.
  */
 
+/* the factor of the samples of line @y whose column has parity @odd */
+static inline u32 wb_factor(const struct pix_wb *w, unsigned int y,
+			    unsigned int odd)
+{
+	return w->dgain * w->gain[pix_site(odd, y)];
+}
+
 static __always_inline u32 wb_sample(u32 v, u32 factor)
 {
 	return pix_min((v * factor) >> 13, PIX_RAW_MAX);
@@ -990,8 +1023,7 @@ static __always_inline u32 wb_sample(u32 v, u32 factor)
 void pix_wb_line(const struct pix_wb *w, unsigned int y, const u16 *in,
 		 u16 *out, unsigned int width)
 {
-	u32 f0 = w->dgain * w->gain[pix_site(0, y)];
-	u32 f1 = w->dgain * w->gain[pix_site(1, y)];
+	u32 f0 = wb_factor(w, y, 0), f1 = wb_factor(w, y, 1);
 	unsigned int x;
 
 	for (x = 0; x + 1 < width; x += 2) {
@@ -1049,8 +1081,8 @@ static __always_inline void chain_line(const struct pix_line_chain *c,
 	unsigned int x, gx;
 
 	if (wb) {
-		f0 = c->wb->dgain * c->wb->gain[pix_site(0, y)];
-		f1 = c->wb->dgain * c->wb->gain[pix_site(1, y)];
+		f0 = wb_factor(c->wb, y, 0);
+		f1 = wb_factor(c->wb, y, 1);
 	}
 	if (!lsc) {
 		chain_pairs(line, 0, width, black, 0, 0, f0, f1, false, wb);
