@@ -501,6 +501,7 @@ void isp_frame_render(struct isp_frame *f, const struct v4l2_pix_format *pix,
 u64 isp_frame_interval_ns(struct isp_frame *f);
 struct isp_video *isp_frame_input(struct isp_frame *f);
 size_t isp_frame_input_size(struct isp_frame *f);
+bool isp_frame_neon_usable(void);
 
 /* isp_video.c */
 int isp_video_init(struct isp_device *isp, struct isp_video *video,

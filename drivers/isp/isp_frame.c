@@ -38,8 +38,12 @@
 #include <linux/workqueue.h>
 #include <media/v4l2-ctrls.h>
 
+#include <asm/neon.h>
+#include <asm/simd.h>
+
 #include "isp.h"
 #include "isp_pixel.h"
+#include "isp_pixel_neon.h"
 #include "n900_isp_controls.h"
 
 /*
@@ -55,6 +59,25 @@ MODULE_PARM_DESC(parallel, "split each processing pass over two CPUs (default: o
 static bool isp_frame_fuse_lines = true;
 module_param_named(fuse_lines, isp_frame_fuse_lines, bool, 0644);
 MODULE_PARM_DESC(fuse_lines, "run the line stages in one loop, pix_line_chain(), when they allow it (default: on; off: each stage's own loop, the same frames)");
+
+static bool isp_frame_neon = true;
+module_param_named(neon, isp_frame_neon, bool, 0644);
+MODULE_PARM_DESC(neon, "run the pixel loops that have a NEON version with it (default: on; off: their C, the same frames)");
+
+/**
+ * isp_frame_neon_usable() - whether a stage may run its NEON loop
+ *
+ * The stage brackets the loop with kernel_neon_begin() and
+ * kernel_neon_end() (isp_pixel_neon.h).
+ *
+ * Return: true with kernel-mode NEON on a CPU that has it, unless
+ * n900_isp.neon=0 asks for the C.
+ */
+bool isp_frame_neon_usable(void)
+{
+	return IS_ENABLED(CONFIG_KERNEL_MODE_NEON) &&
+	       READ_ONCE(isp_frame_neon) && cpu_has_neon() && may_use_simd();
+}
 
 /* the passes of a frame */
 enum isp_frame_pass {
@@ -741,16 +764,37 @@ static void isp_frame_source(struct isp_frame *f, unsigned int y0,
 		isp_frame_source_line(f, y, f->raw + (size_t)y * f->width);
 }
 
+/* the fused line stages on one line: with NEON, then the C for the rest */
+static void isp_frame_line_neon(struct isp_frame *f, unsigned int y,
+				u16 *line)
+{
+	u32 col[PIX_LSC_GRID_MAX];
+	struct pix_chain_line p;
+	unsigned int from;
+
+	pix_line_chain_prepare(&f->chain, y, col, &p);
+	kernel_neon_begin();
+	from = pix_line_chain_neon(&p, line, f->width);
+	kernel_neon_end();
+	pix_line_chain_from(&p, line, f->width, from);
+}
+
 /* the line stages on raw lines @y0..@y1 of f->raw, in place */
 static void isp_frame_line(struct isp_frame *f, unsigned int y0,
 			   unsigned int y1)
 {
 	bool fused = f->chained && READ_ONCE(isp_frame_fuse_lines);
+	bool neon = IS_ENABLED(CONFIG_KERNEL_MODE_NEON) && fused &&
+		    !(f->width & 1) && isp_frame_neon_usable();
 	unsigned int y, i;
 
 	for (y = y0; y < y1; y++) {
 		u16 *line = f->raw + (size_t)y * f->width;
 
+		if (neon) {
+			isp_frame_line_neon(f, y, line);
+			continue;
+		}
 		if (fused) {
 			pix_line_chain(&f->chain, y, line, f->width);
 			continue;

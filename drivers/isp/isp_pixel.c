@@ -8,6 +8,7 @@
  */
 
 #include "isp_pixel.h"
+#include "isp_pixel_neon.h"
 
 #ifdef __KERNEL__
 #include <linux/string.h>
@@ -1042,18 +1043,19 @@ void pix_wb_line(const struct pix_wb *w, unsigned int y, const u16 *in,
 
 /*
  * Pairs @x.. up to @end of a line: the black level, then with @lsc the
- * gains of a lens shading cell whose edges have @c0 and @c1 (@x its
- * first column), then with @wb the white balance factors @f0 (even
- * columns) and @f1; one load and one store a pair. The cell's gain at
- * column fx, lsc_gain(), is (32 c0 + fx (c1 - c0)) >> 5: the sum advances
- * by c1 - c0 a column (modulo 2^32, and the true sum is below 2^32).
+ * gains of a lens shading cell whose edges have @c0 and @c1 (@x in it),
+ * then with @wb the white balance factors @f0 (even columns) and @f1; one
+ * load and one store a pair. The cell's gain at column fx, lsc_gain(), is
+ * (32 c0 + fx (c1 - c0)) >> 5: the sum advances by c1 - c0 a column
+ * (modulo 2^32, and the true sum is below 2^32).
  */
 static __always_inline void chain_pairs(u16 *line, unsigned int x,
 					unsigned int end, u32 black, u32 c0,
 					u32 c1, u32 f0, u32 f1, bool lsc,
 					bool wb)
 {
-	u32 sum = c0 << PIX_LSC_CELL_SHIFT, d = c1 - c0;
+	u32 d = c1 - c0;
+	u32 sum = (c0 << PIX_LSC_CELL_SHIFT) + (x & (PIX_LSC_CELL - 1)) * d;
 
 	for (; x + 1 < end; x += 2, sum += 2 * d) {
 		u32 v = pair_load(line + x);
@@ -1072,26 +1074,72 @@ static __always_inline void chain_pairs(u16 *line, unsigned int x,
 	}
 }
 
-static __always_inline void chain_line(const struct pix_line_chain *c,
-				       unsigned int y, u16 *line,
-				       unsigned int width, bool lsc, bool wb)
+/* columns @from.. of a line, @from even, in the lens shading cells */
+static __always_inline void chain_line(const struct pix_chain_line *p,
+				       u16 *line, unsigned int width,
+				       unsigned int from, bool lsc, bool wb)
 {
-	u32 black = c->ccdc ? c->ccdc->black : 0, f0 = 0, f1 = 0;
-	u32 col[PIX_LSC_GRID_MAX];
 	unsigned int x, gx;
 
-	if (wb) {
-		f0 = wb_factor(c->wb, y, 0);
-		f1 = wb_factor(c->wb, y, 1);
-	}
 	if (!lsc) {
-		chain_pairs(line, 0, width, black, 0, 0, f0, f1, false, wb);
+		chain_pairs(line, from, width, p->black, 0, 0, p->f0, p->f1,
+			    false, wb);
 		return;
 	}
-	lsc_columns(c->lsc, y, col);
-	for (x = 0, gx = 0; x < width; x += PIX_LSC_CELL, gx++)
-		chain_pairs(line, x, pix_min(x + PIX_LSC_CELL, width), black,
-			    col[gx], col[gx + 1], f0, f1, true, wb);
+	for (x = from, gx = from >> PIX_LSC_CELL_SHIFT; x < width; gx++) {
+		unsigned int end = pix_min((gx + 1) << PIX_LSC_CELL_SHIFT,
+					   width);
+
+		chain_pairs(line, x, end, p->black, p->col[gx], p->col[gx + 1],
+			    p->f0, p->f1, true, wb);
+		x = end;
+	}
+}
+
+/**
+ * pix_line_chain_prepare() - the line stages' parameters on one line
+ * @c: the stages
+ * @y: the line
+ * @col: room for PIX_LSC_GRID_MAX gains, which @p points to with lens
+ *	shading
+ * @p: filled in: the black level (0 without a CCDC), the lens shading
+ *	gains at the cells' edges along line @y (NULL without lens
+ *	shading), the white balance factors of its columns
+ */
+void pix_line_chain_prepare(const struct pix_line_chain *c, unsigned int y,
+			    u32 *col, struct pix_chain_line *p)
+{
+	p->black = c->ccdc ? c->ccdc->black : 0;
+	p->col = NULL;
+	if (c->lsc && c->lsc->enable) {
+		lsc_columns(c->lsc, y, col);
+		p->col = col;
+	}
+	p->wb = c->wb != NULL;
+	p->f0 = p->wb ? wb_factor(c->wb, y, 0) : 0;
+	p->f1 = p->wb ? wb_factor(c->wb, y, 1) : 0;
+}
+
+/**
+ * pix_line_chain_from() - pix_line_chain() on the columns from @from on
+ * @p: the line's parameters, pix_line_chain_prepare()
+ * @line: @width samples
+ * @width: the line's width, even
+ * @from: the first column to do, even: a faster loop has done those
+ *	before (pix_line_chain_neon())
+ */
+void pix_line_chain_from(const struct pix_chain_line *p, u16 *line,
+			 unsigned int width, unsigned int from)
+{
+	from &= ~1U;
+	if (p->col && p->wb)
+		chain_line(p, line, width, from, true, true);
+	else if (p->col)
+		chain_line(p, line, width, from, true, false);
+	else if (p->wb)
+		chain_line(p, line, width, from, false, true);
+	else
+		chain_line(p, line, width, from, false, false);
 }
 
 /**
@@ -1110,24 +1158,20 @@ static __always_inline void chain_line(const struct pix_line_chain *c,
 void pix_line_chain(const struct pix_line_chain *c, unsigned int y,
 		    u16 *line, unsigned int width)
 {
-	bool lsc = c->lsc && c->lsc->enable;
+	u32 col[PIX_LSC_GRID_MAX];
+	struct pix_chain_line p;
 
 	if (width & 1) {	/* the stages' own loops, with an odd last sample */
 		if (c->ccdc)
 			pix_ccdc_line(c->ccdc, line, line, width);
-		if (lsc)
+		if (c->lsc && c->lsc->enable)
 			pix_lsc_line(c->lsc, y, line, line);
 		if (c->wb)
 			pix_wb_line(c->wb, y, line, line, width);
-	} else if (lsc && c->wb) {
-		chain_line(c, y, line, width, true, true);
-	} else if (lsc) {
-		chain_line(c, y, line, width, true, false);
-	} else if (c->wb) {
-		chain_line(c, y, line, width, false, true);
-	} else {
-		chain_line(c, y, line, width, false, false);
+		return;
 	}
+	pix_line_chain_prepare(c, y, col, &p);
+	pix_line_chain_from(&p, line, width, 0);
 }
 
 /* -----------------------------------------------------------------------------
@@ -1309,7 +1353,8 @@ static __always_inline void preview_edge_pair(const u16 *above,
 static __always_inline void preview_line_pairs(const u16 *above,
 					       const u16 *line,
 					       const u16 *below,
-					       unsigned int width, u8 *out,
+					       unsigned int width,
+					       unsigned int from, u8 *out,
 					       unsigned int uyvy, u32 contrast,
 					       u32 brightness, bool odd,
 					       bool plain)
@@ -1318,7 +1363,7 @@ static __always_inline void preview_line_pairs(const u16 *above,
 
 	preview_edge_pair(above, line, below, width, 0, out, uyvy, contrast,
 			  brightness, odd, plain);
-	for (x = 2; x + 2 < width; x += 2) {
+	for (x = from; x + 2 < width; x += 2) {
 		u32 lw = get_unaligned_le32(line + x - 1);
 		u32 rw = get_unaligned_le32(line + x + 1);
 		u32 aw, bw, a, b;
@@ -1350,9 +1395,25 @@ static __always_inline void preview_line_pairs(const u16 *above,
 				  uyvy, contrast, brightness, odd, plain);
 }
 
-void pix_preview_line(const struct pix_preview *p, const u16 *above,
-		      const u16 *line, const u16 *below, unsigned int y,
-		      unsigned int width, u8 *out)
+/**
+ * pix_preview_line_from() - a preview line, but for some inner pairs
+ * @p: the preview's settings
+ * @above: the line above (mirrored at the frame's edge), @width samples
+ * @line: the line, @width samples
+ * @below: the line below
+ * @y: the line's number: its Bayer colours
+ * @width: samples a line
+ * @from: the first inner column to compute, even, at least 2
+ * @out: the line's output, 2 * @width bytes
+ *
+ * pix_preview_line() without the pairs at columns 2 .. @from - 1, which
+ * a faster loop has written (pix_preview_inner_neon()). That loop knows
+ * only even widths at the default contrast and brightness: at any other,
+ * the whole line is computed.
+ */
+void pix_preview_line_from(const struct pix_preview *p, const u16 *above,
+			   const u16 *line, const u16 *below, unsigned int y,
+			   unsigned int width, unsigned int from, u8 *out)
 {
 	bool plain = p->contrast == PIX_CONTRAST_DEF &&
 		     p->brightness == PIX_BRIGHTNESS_DEF;
@@ -1365,24 +1426,32 @@ void pix_preview_line(const struct pix_preview *p, const u16 *above,
 			preview_line(above, line, below, y, width, out, p->uyvy,
 				     p->contrast, p->brightness, false);
 	} else if (plain) {
+		from = from < 2 ? 2 : from & ~1U;
 		if (y & 1)
-			preview_line_pairs(above, line, below, width, out,
-					   p->uyvy, PIX_CONTRAST_DEF,
+			preview_line_pairs(above, line, below, width, from,
+					   out, p->uyvy, PIX_CONTRAST_DEF,
 					   PIX_BRIGHTNESS_DEF, true, true);
 		else
-			preview_line_pairs(above, line, below, width, out,
-					   p->uyvy, PIX_CONTRAST_DEF,
+			preview_line_pairs(above, line, below, width, from,
+					   out, p->uyvy, PIX_CONTRAST_DEF,
 					   PIX_BRIGHTNESS_DEF, false, true);
 	} else {
 		if (y & 1)
-			preview_line_pairs(above, line, below, width, out,
+			preview_line_pairs(above, line, below, width, 2, out,
 					   p->uyvy, p->contrast, p->brightness,
 					   true, false);
 		else
-			preview_line_pairs(above, line, below, width, out,
+			preview_line_pairs(above, line, below, width, 2, out,
 					   p->uyvy, p->contrast, p->brightness,
 					   false, false);
 	}
+}
+
+void pix_preview_line(const struct pix_preview *p, const u16 *above,
+		      const u16 *line, const u16 *below, unsigned int y,
+		      unsigned int width, u8 *out)
+{
+	pix_preview_line_from(p, above, line, below, y, width, 2, out);
 }
 
 /* -----------------------------------------------------------------------------
@@ -1517,21 +1586,43 @@ static __always_inline void resizer_h_inner(const u8 *tmp, u8 *out,
 	}
 }
 
-/*
- * @in0 is input line pix_resizer_src_line(@y), @in1 the one after it (the
- * same line at the bottom edge); @tmp has room for one input line. The
- * vertical blend runs on four bytes a time (the line is 2 * in_w bytes,
- * in_w even), the horizontal one writes an output pair (two lumas, U, V)
- * a time.
+/**
+ * pix_resizer_fy() - the weight of the lower input line of an output line
+ * @r: the resizer
+ * @y: the output line
+ *
+ * Return: 0..255, of 256: the fraction of pix_resizer_src_line(@y) + 1.
  */
-void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
-		      const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
-		      unsigned int uyvy)
+u32 pix_resizer_fy(const struct pix_resizer *r, unsigned int y)
 {
-	u32 fy = ((u64)y * r->vstep >> 8) & 0xff;
+	return ((u64)y * r->vstep >> 8) & 0xff;
+}
+
+/**
+ * pix_resizer_line_from() - pix_resizer_line(), the vertical blend's
+ *	first bytes done
+ * @r: the resizer
+ * @y: the output line
+ * @in0: input line pix_resizer_src_line(@y)
+ * @in1: the one after it (the same line at the bottom edge)
+ * @out: the output line
+ * @tmp: room for one input line: the vertical blend
+ * @uyvy: UYVY, else YUYV
+ * @from: the bytes of @tmp that a faster loop has blended
+ *	(pix_resizer_vblend_neon()), a multiple of 4
+ *
+ * The vertical blend runs on four bytes a time (the line is 2 * in_w
+ * bytes, in_w even), the horizontal one writes an output pair (two lumas,
+ * U, V) a time.
+ */
+void pix_resizer_line_from(const struct pix_resizer *r, unsigned int y,
+			   const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
+			   unsigned int uyvy, unsigned int from)
+{
+	u32 fy = pix_resizer_fy(r, y);
 	unsigned int i, n = 2 * r->in_w, end = r->out_w & ~1u;
 
-	for (i = 0; i + 4 <= n; i += 4)
+	for (i = from & ~3U; i + 4 <= n; i += 4)
 		put_unaligned_le32(blend4(get_unaligned_le32(in0 + i),
 					  get_unaligned_le32(in1 + i), fy),
 				   tmp + i);
@@ -1550,6 +1641,14 @@ void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 	else
 		resizer_h_inner(tmp, out, end, r->hstep, r->in_w / 2, 0);
 	resizer_h_edge(r, tmp, out, end, uyvy);
+}
+
+/* @in0 is input line pix_resizer_src_line(@y), @in1 the one after it */
+void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
+		      const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
+		      unsigned int uyvy)
+{
+	pix_resizer_line_from(r, y, in0, in1, out, tmp, uyvy, 0);
 }
 
 /* -----------------------------------------------------------------------------

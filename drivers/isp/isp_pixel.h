@@ -265,6 +265,12 @@ struct pix_line_chain {
 void pix_line_chain(const struct pix_line_chain *c, unsigned int y,
 		    u16 *line, unsigned int width);
 
+struct pix_chain_line;
+void pix_line_chain_prepare(const struct pix_line_chain *c, unsigned int y,
+			    u32 *col, struct pix_chain_line *p);
+void pix_line_chain_from(const struct pix_chain_line *p, u16 *line,
+			 unsigned int width, unsigned int from);
+
 /* the OMAP3 preview's defaults: contrast 1.0, no brightness offset */
 #define PIX_CONTRAST_DEF	16
 #define PIX_BRIGHTNESS_DEF	0
@@ -289,6 +295,9 @@ struct pix_preview {
 void pix_preview_line(const struct pix_preview *p, const u16 *above,
 		      const u16 *line, const u16 *below, unsigned int y,
 		      unsigned int width, u8 *out);
+void pix_preview_line_from(const struct pix_preview *p, const u16 *above,
+			   const u16 *line, const u16 *below, unsigned int y,
+			   unsigned int width, unsigned int from, u8 *out);
 
 /**
  * struct pix_resizer - resizer: bilinear scaling of YUV 4:2:2
@@ -318,6 +327,10 @@ unsigned int pix_resizer_src_line(const struct pix_resizer *r, unsigned int y);
 void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 		      const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
 		      unsigned int uyvy);
+u32 pix_resizer_fy(const struct pix_resizer *r, unsigned int y);
+void pix_resizer_line_from(const struct pix_resizer *r, unsigned int y,
+			   const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
+			   unsigned int uyvy, unsigned int from);
 
 /*
  * Statistics of the raw frame at the CCDC video port (n900_isp_stats.h):

@@ -8,12 +8,12 @@
 # "./build.sh help" lists every command, the scaling plot still draws, and
 # the harness's own self-test (tests/host/harness-selftest.sh), the
 # userspace headers' layout (tests/host/uapi-layout.sh), the Image
-# pattern's charge cache and the fused line stages
-# (tests/host/pixel-test.sh, tests/host/{scene-cache,line-chain}.c), the device tree
-# bindings checked by dt-schema (tests/host/dt-schema.sh: the schemas, their
-# examples, the N900 and stress trees, the malformed overlays, and its
-# --mutate self-test), the merge of
-# shard runs (tests/host/merge-selftest.sh), the GitLab pipeline
+# pattern's charge cache, the fused line stages and the NEON loops
+# (tests/host/pixel-test.sh, tests/host/{scene-cache,line-chain,
+# pixel-neon}.c), the device tree bindings checked by dt-schema
+# (tests/host/dt-schema.sh: the schemas, their examples, the N900 and
+# stress trees, the malformed overlays, and its --mutate self-test), the
+# merge of shard runs (tests/host/merge-selftest.sh), the GitLab pipeline
 # (tests/host/gitlab-ci.sh) and the guest packages' version policy
 # (tests/host/guest-packages.sh), each its own KTAP document beside OUT
 # (lint-NAME.ktap). Needs the debug kernel (build/debug/state). Prints the
@@ -130,6 +130,8 @@ kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
 	subtest scene_cache "$TOP/tests/host/pixel-test.sh" scene-cache
 	# the fused line stages give the samples of the stages one by one
 	subtest line_chain "$TOP/tests/host/pixel-test.sh" line-chain
+	# the NEON loops give the C's bytes (armhf, under qemu-arm)
+	subtest pixel_neon "$TOP/tests/host/pixel-test.sh" --neon pixel-neon
 	# the merge of shard runs on recorded shard directories, and the
 	# GitLab pipeline against the shard list and ./build.sh help
 	subtest merge_selftest "$TOP/tests/host/merge-selftest.sh"

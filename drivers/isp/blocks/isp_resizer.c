@@ -6,8 +6,11 @@
  * CCDC video port or memory ("resizer input").
  */
 
+#include <asm/neon.h>
+
 #include "isp.h"
 #include "isp_pixel.h"
+#include "isp_pixel_neon.h"
 
 enum {
 	RESZ_PAD_SINK,
@@ -85,16 +88,29 @@ static void resizer_process_lines(struct isp_frame_stage *stage,
 	size_t stride = stage->in.stride;
 	const u8 *base = stage->in.data + p->crop.top * stride +
 			 p->crop.left * 2;
+	bool neon = IS_ENABLED(CONFIG_KERNEL_MODE_NEON) &&
+		    isp_frame_neon_usable();
 	unsigned int y;
 
 	for (y = y0; y < y1; y++) {
 		unsigned int sy = pix_resizer_src_line(&p->rsz, y);
 		unsigned int sy1 = sy + 1 < p->rsz.in_h ? sy + 1 : sy;
+		const u8 *in0 = base + sy * stride, *in1 = base + sy1 * stride;
+		unsigned int from = 0;
 
-		pix_resizer_line(&p->rsz, y, base + sy * stride,
-				 base + sy1 * stride,
-				 stage->out.data + (size_t)y * stage->out.stride,
-				 p->tmp[part], p->uyvy);
+		/* the vertical blend with NEON, the rest in C */
+		if (neon) {
+			kernel_neon_begin();
+			from = pix_resizer_vblend_neon(in0, in1, p->tmp[part],
+						       2 * p->rsz.in_w,
+						       pix_resizer_fy(&p->rsz,
+								      y));
+			kernel_neon_end();
+		}
+		pix_resizer_line_from(&p->rsz, y, in0, in1,
+				      stage->out.data +
+				      (size_t)y * stage->out.stride,
+				      p->tmp[part], p->uyvy, from);
 	}
 }
 

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * isp_pixel_neon.h - NEON versions of pixel loops (isp_pixel_neon.c)
+ *
+ * isp_pixel_neon.c is built with the FPU flags and <arm_neon.h>, which
+ * clash with the kernel's headers: this header uses plain C types only.
+ * The caller brackets each call with kernel_neon_begin() and
+ * kernel_neon_end().
+ */
+#ifndef ISP_PIXEL_NEON_H
+#define ISP_PIXEL_NEON_H
+
+/**
+ * struct pix_chain_line - the line stages on one line
+ *	(pix_line_chain_prepare())
+ * @black: the CCDC's black level, 0 without a CCDC
+ * @col: lens shading: the gains (Q8) at the edges of the cells along the
+ *	line; NULL without lens shading
+ * @f0: white balance: the factor of the even columns (digital gain, Q8,
+ *	times the channel's gain, Q5)
+ * @f1: that of the odd columns
+ * @wb: with white balance
+ */
+struct pix_chain_line {
+	unsigned int black;
+	const unsigned int *col;
+	unsigned int f0;
+	unsigned int f1;
+	int wb;
+};
+
+unsigned int pix_line_chain_neon(const struct pix_chain_line *p,
+				 unsigned short *line, unsigned int width);
+unsigned int pix_preview_inner_neon(const unsigned short *above,
+				    const unsigned short *line,
+				    const unsigned short *below,
+				    unsigned int width, unsigned char *out,
+				    unsigned int uyvy, unsigned int odd);
+unsigned int pix_resizer_vblend_neon(const unsigned char *in0,
+				     const unsigned char *in1,
+				     unsigned char *tmp, unsigned int n,
+				     unsigned int fy);
+
+#endif /* ISP_PIXEL_NEON_H */
