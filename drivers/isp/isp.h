@@ -124,6 +124,14 @@ struct isp_image {
  */
 #define ISP_FRAME_PARTS		2
 
+/*
+ * The lines a stage runs in one kernel_neon_begin() .. kernel_neon_end()
+ * section (isp_frame_neon_usable()): enough that the two cost nothing a
+ * line (under TCG each is a few microseconds), few enough that softirqs
+ * wait well under a millisecond.
+ */
+#define ISP_NEON_LINES		16
+
 struct isp_block;
 struct isp_video;
 

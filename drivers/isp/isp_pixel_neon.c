@@ -5,9 +5,20 @@
  * Each gives, sample for sample, what its C version in isp_pixel.c gives:
  * the C is the reference (the host model runs it; frames.sh compares the
  * guest's frames with the model's; tests/host/pixel-neon.c compares the two
- * under qemu-arm, and n900_isp.neon=0 runs the C in the guest). Under
- * QEMU's TCG most NEON instructions become host SIMD, eight 16-bit lanes
- * at a time, where the C costs an emulated instruction per operation.
+ * under qemu-arm, and n900_isp.neon=0 runs the C in the guest).
+ *
+ * Under QEMU's TCG (7.2), a NEON instruction that writes a new register
+ * from others (VADD, VSUB, VMUL, VAND, VORR, VBIC, VMAX, VMIN, VSHL,
+ * VSHR, VRSHR, VMOV #imm) becomes a few host SIMD instructions, eight
+ * 16-bit lanes at a time, about what one ARM integer instruction costs.
+ * One that also reads its destination (VMLA, VBSL, VSRA, VSLI), widens
+ * or narrows (VMOVL, VMOVN, VSHRN), pairs (VPADD) or permutes lanes
+ * (VTBL, VZIP, VUZP, VEXT) costs 4 to 30 times more (a helper call,
+ * measured under qemu-arm). So the loops use only the first kind: a
+ * selection is an AND, a BIC and an ORR; a widening, a mask and a
+ * shift of the 32-bit lanes (even and odd samples apart); a product
+ * and a sum stay two instructions (opaque(), else the compiler fuses
+ * them).
  *
  * Built with the kernel's FPU flags (CC_FLAGS_FPU), so it includes no
  * kernel header; the caller runs it between kernel_neon_begin() and
@@ -24,12 +35,14 @@
 
 #include <arm_neon.h>
 
+/* hides @v from the compiler: it cannot fuse what made it with its use */
+#define opaque(v)	asm("" : "+w" (v))
+
 /*
  * A constant in every lane, made where it is used (VMOV.I16 Qd, #k): the
  * compiler can neither multiply by a scalar lane instead (VMUL.I16 Qd,
- * Qn, Dm[x], which TCG runs lane by lane, not as one host vector
- * multiply) nor keep it in a register across the loop, which spills
- * others to the stack (under TCG, a load costs several instructions).
+ * Qn, Dm[x], a helper call under TCG) nor keep it in a register across
+ * the loop, which spills others to the stack.
  */
 static inline uint16x8_t lanes(uint16_t k)
 {
@@ -39,41 +52,86 @@ static inline uint16x8_t lanes(uint16_t k)
 	return v;
 }
 
+static inline uint32x4_t lanes32(uint32_t k)
+{
+	uint32x4_t v = vdupq_n_u32(k);
+
+	asm volatile("" : "+w" (v));
+	return v;
+}
+
+/* @a * @b, not fused with what uses it */
+static inline uint16x8_t mul16(uint16x8_t a, uint16x8_t b)
+{
+	uint16x8_t p = vmulq_u16(a, b);
+
+	opaque(p);
+	return p;
+}
+
+static inline uint32x4_t mul32(uint32x4_t a, uint32x4_t b)
+{
+	uint32x4_t p = vmulq_u32(a, b);
+
+	opaque(p);
+	return p;
+}
+
+/* @m ? @a : @b on each bit, in three cheap instructions, not VBSL */
+static inline uint16x8_t select16(uint16x8_t m, uint16x8_t a, uint16x8_t b)
+{
+	uint16x8_t x = vandq_u16(a, m), y = vbicq_u16(b, m);
+
+	opaque(x);
+	opaque(y);
+	return vorrq_u16(x, y);
+}
+
+/* the even samples of @v, and the odd ones, in 32-bit lanes */
+static inline uint32x4_t even32(uint16x8_t v)
+{
+	return vandq_u32(vreinterpretq_u32_u16(v), lanes32(0xffff));
+}
+
+static inline uint32x4_t odd32(uint16x8_t v)
+{
+	return vshrq_n_u32(vreinterpretq_u32_u16(v), 16);
+}
+
 /*
  * Eight samples of a line through the line stages, as chain_pairs() of
- * isp_pixel.c: the black level (a saturating subtraction is its "v >
- * black ? v - black : 0"), then with @lsc the gains @sum_lo and @sum_hi
- * (Q5 sums: the gains of the eight columns, shifted left by 5), then
- * with @wb the factors @f (even, odd, even, odd columns). The products
- * are the C's, modulo 2^32 as its u32 ones, in 32-bit lanes.
+ * isp_pixel.c: the black level (max(v, black) - black is its "v > black ?
+ * v - black : 0"), then with @lsc the gains @sum_e (even columns) and
+ * @sum_o (odd) (Q5 sums: the gains shifted left by 5), then with @wb the
+ * factors @f0 and @f1 of the even and odd columns. The products are the
+ * C's, modulo 2^32 as its u32 ones.
  */
 static inline __attribute__((always_inline))
-void chain_eight(uint16_t *line, uint16x8_t black, uint32x4_t sum_lo,
-		 uint32x4_t sum_hi, uint32x4_t f, int lsc, int wb)
+void chain_eight(uint16_t *line, uint16x8_t black, uint32x4_t sum_e,
+		 uint32x4_t sum_o, uint32x4_t f0, uint32x4_t f1, int lsc,
+		 int wb)
 {
-	const uint32x4_t max = vdupq_n_u32(1023);
-	uint16x8_t v = vqsubq_u16(vld1q_u16(line), black);
-	uint32x4_t lo, hi;
+	uint16x8_t v = vsubq_u16(vmaxq_u16(vld1q_u16(line), black), black);
+	uint32x4_t e, o;
 
 	if (!lsc && !wb) {
 		vst1q_u16(line, v);
 		return;
 	}
-	lo = vmovl_u16(vget_low_u16(v));
-	hi = vmovl_u16(vget_high_u16(v));
+	e = even32(v);
+	o = odd32(v);
 	if (lsc) {
-		lo = vminq_u32(vshrq_n_u32(vmulq_u32(lo,
-						     vshrq_n_u32(sum_lo, 5)),
-					   8), max);
-		hi = vminq_u32(vshrq_n_u32(vmulq_u32(hi,
-						     vshrq_n_u32(sum_hi, 5)),
-					   8), max);
+		e = vminq_u32(vshrq_n_u32(mul32(e, vshrq_n_u32(sum_e, 5)), 8),
+			      lanes32(1023));
+		o = vminq_u32(vshrq_n_u32(mul32(o, vshrq_n_u32(sum_o, 5)), 8),
+			      lanes32(1023));
 	}
 	if (wb) {
-		lo = vminq_u32(vshrq_n_u32(vmulq_u32(lo, f), 13), max);
-		hi = vminq_u32(vshrq_n_u32(vmulq_u32(hi, f), 13), max);
+		e = vminq_u32(vshrq_n_u32(mul32(e, f0), 13), lanes32(1023));
+		o = vminq_u32(vshrq_n_u32(mul32(o, f1), 13), lanes32(1023));
 	}
-	vst1q_u16(line, vcombine_u16(vmovn_u32(lo), vmovn_u32(hi)));
+	vst1q_u16(line, vreinterpretq_u16_u32(vorrq_u32(e,
+							vshlq_n_u32(o, 16))));
 }
 
 static inline __attribute__((always_inline))
@@ -81,31 +139,31 @@ unsigned int chain_line(const struct pix_chain_line *p, uint16_t *line,
 			unsigned int width, int lsc, int wb)
 {
 	const uint16x8_t black = vdupq_n_u16(p->black);
-	uint32x4_t f = vcombine_u32(vcreate_u32(p->f0 | (uint64_t)p->f1 << 32),
-				    vcreate_u32(p->f0 | (uint64_t)p->f1 << 32));
-	uint32x4_t zero = vdupq_n_u32(0);
+	const uint32x4_t f0 = vdupq_n_u32(p->f0), f1 = vdupq_n_u32(p->f1);
+	const uint32x4_t zero = vdupq_n_u32(0);
 	unsigned int x = 0, end, gx;
 
 	if (!lsc) {
 		for (; x + 8 <= width; x += 8)
-			chain_eight(line + x, black, zero, zero, f, 0, wb);
+			chain_eight(line + x, black, zero, zero, f0, f1, 0,
+				    wb);
 		return x;
 	}
 	/* a cell (32 columns) a time: its gains advance by d a column */
 	for (gx = 0; x < width; gx++) {
 		uint32_t c0 = p->col[gx], d = p->col[gx + 1] - c0;
-		uint32_t s0 = c0 << 5;
+		uint32_t s = c0 << 5;
 		uint32x4_t step = vdupq_n_u32(8 * d);
-		uint32x4_t lo = vcombine_u32(vcreate_u32(s0 | (uint64_t)(s0 + d) << 32),
-					     vcreate_u32((s0 + 2 * d) |
-							 (uint64_t)(s0 + 3 * d) << 32));
-		uint32x4_t hi = vaddq_u32(lo, vdupq_n_u32(4 * d));
+		uint32x4_t se = vcombine_u32(vcreate_u32(s | (uint64_t)(s + 2 * d) << 32),
+					     vcreate_u32((s + 4 * d) |
+							 (uint64_t)(s + 6 * d) << 32));
+		uint32x4_t so = vaddq_u32(se, vdupq_n_u32(d));
 
 		end = x + 32 < width ? x + 32 : width;
 		for (; x + 8 <= end; x += 8) {
-			chain_eight(line + x, black, lo, hi, f, 1, wb);
-			lo = vaddq_u32(lo, step);
-			hi = vaddq_u32(hi, step);
+			chain_eight(line + x, black, se, so, f0, f1, 1, wb);
+			se = vaddq_u32(se, step);
+			so = vaddq_u32(so, step);
 		}
 		if (x < end)	/* the last cell's last columns: the C's */
 			break;
@@ -142,23 +200,21 @@ unsigned int pix_line_chain_neon(const struct pix_chain_line *p,
 
 /*
  * Four output pairs of a preview line, columns x .. x + 7, as
- * preview_window() and preview_pair() of isp_pixel.c compute them: the
- * same sums, rounded the same way, in 16-bit lanes. Exact for samples of
- * at most 10 bits (the caller checks): then no sum leaves 16 bits and the
+ * preview_window() and preview_pair() of isp_pixel.c compute them, from
+ * columns x - 1 .. x + 6 (*m), x .. x + 7 (*0) and x + 1 .. x + 8 (*p) of
+ * the line (l*), the one above (a*) and the one below (b*): the same
+ * sums, rounded the same way, in 16-bit lanes. Exact for samples of at
+ * most 10 bits (the caller checks): then no sum leaves 16 bits and the
  * RGB, Y, U and V fit the C's clamps, which change nothing.
  */
 static inline __attribute__((always_inline))
-void preview_eight(const uint16_t *above, const uint16_t *line,
-		   const uint16_t *below, uint8_t *out, uint8x8_t order_lo,
-		   uint8x8_t order_hi, uint16x8_t *seen, int odd)
+void preview_eight(uint16x8_t lm, uint16x8_t l0, uint16x8_t lp,
+		   uint16x8_t am, uint16x8_t a0, uint16x8_t ap,
+		   uint16x8_t bm, uint16x8_t b0, uint16x8_t bp, uint8_t *out,
+		   int odd, int uyvy)
 {
 	/* lanes 0, 2, 4, 6: the pairs' first columns */
-	const uint16x8_t first = vreinterpretq_u16_u32(vdupq_n_u32(0xffff));
-	uint16x8_t l0 = vld1q_u16(line), lm = vld1q_u16(line - 1);
-	uint16x8_t lp = vld1q_u16(line + 1), a0 = vld1q_u16(above);
-	uint16x8_t am = vld1q_u16(above - 1), ap = vld1q_u16(above + 1);
-	uint16x8_t b0 = vld1q_u16(below), bm = vld1q_u16(below - 1);
-	uint16x8_t bp = vld1q_u16(below + 1);
+	const uint16x8_t first = vreinterpretq_u16_u32(lanes32(0xffff));
 	/* avg2() and avg4() of the four neighbours across, and diagonal */
 	uint16x8_t hs = vaddq_u16(lm, lp), vs = vaddq_u16(a0, b0);
 	uint16x8_t across = vrshrq_n_u16(hs, 1), down = vrshrq_n_u16(vs, 1);
@@ -166,67 +222,99 @@ void preview_eight(const uint16_t *above, const uint16_t *line,
 	uint16x8_t diag = vrshrq_n_u16(vaddq_u16(vaddq_u16(am, ap),
 						 vaddq_u16(bm, bp)), 2);
 	uint16x8_t r, g, b, y, u, v;
-	int16x8_t su, sv, c;
-	uint8x8x2_t t;
+	uint32x4_t y32, u32, v32;
 
-	/* every sample read, columns x - 1 .. x + 8 of the three lines */
-	*seen = vorrq_u16(*seen, vorrq_u16(vorrq_u16(lm, lp),
-					   vorrq_u16(vorrq_u16(am, ap),
-						     vorrq_u16(bm, bp))));
 	if (odd) {	/* B Gb */
-		r = vbslq_u16(first, diag, down);
-		g = vbslq_u16(first, cross, l0);
-		b = vbslq_u16(first, l0, across);
+		r = select16(first, diag, down);
+		g = select16(first, cross, l0);
+		b = select16(first, l0, across);
 	} else {	/* Gr R */
-		r = vbslq_u16(first, across, l0);
-		g = vbslq_u16(first, l0, cross);
-		b = vbslq_u16(first, down, diag);
+		r = select16(first, across, l0);
+		g = select16(first, l0, cross);
+		b = select16(first, down, diag);
 	}
 	r = vshrq_n_u16(r, 2);
 	g = vshrq_n_u16(g, 2);
 	b = vshrq_n_u16(b, 2);
-	/* BT.601, limited range; U and V are signed, mod 2^16 until shifted */
-	y = vmlaq_u16(vmlaq_u16(vmulq_u16(r, lanes(66)), g, lanes(129)),
-		      b, lanes(25));
+	/*
+	 * BT.601, limited range. U and V are signed, modulo 2^16 until the
+	 * arithmetic shift; then + 128, they are 16..240
+	 */
+	y = vaddq_u16(vaddq_u16(mul16(r, lanes(66)), mul16(g, lanes(129))),
+		      mul16(b, lanes(25)));
 	y = vaddq_u16(vrshrq_n_u16(y, 8), lanes(16));
-	u = vmlsq_u16(vmlsq_u16(vmulq_u16(b, lanes(112)), r, lanes(38)),
-		      g, lanes(74));
-	v = vmlsq_u16(vmlsq_u16(vmulq_u16(r, lanes(112)), g, lanes(94)),
-		      b, lanes(18));
-	su = vrshrq_n_s16(vreinterpretq_s16_u16(u), 8);
-	sv = vrshrq_n_s16(vreinterpretq_s16_u16(v), 8);
-	/* a pair's chroma: the rounded mean of its two pixels' (+ 128 each) */
-	c = vcombine_s16(vpadd_s16(vget_low_s16(su), vget_high_s16(su)),
-			 vpadd_s16(vget_low_s16(sv), vget_high_s16(sv)));
-	c = vrshrq_n_s16(vaddq_s16(c, vreinterpretq_s16_u16(lanes(256))), 1);
-	/* U0..U3 V0..V3, then Y0..Y7, into the output's byte order */
-	t.val[0] = vmovn_u16(vreinterpretq_u16_s16(c));
-	t.val[1] = vmovn_u16(y);
-	vst1q_u8(out, vcombine_u8(vtbl2_u8(t, order_lo),
-				  vtbl2_u8(t, order_hi)));
+	u = vsubq_u16(vsubq_u16(mul16(b, lanes(112)), mul16(r, lanes(38))),
+		      mul16(g, lanes(74)));
+	v = vsubq_u16(vsubq_u16(mul16(r, lanes(112)), mul16(g, lanes(94))),
+		      mul16(b, lanes(18)));
+	u = vaddq_u16(vreinterpretq_u16_s16(vrshrq_n_s16(vreinterpretq_s16_u16(u),
+							 8)), lanes(128));
+	v = vaddq_u16(vreinterpretq_u16_s16(vrshrq_n_s16(vreinterpretq_s16_u16(v),
+							 8)), lanes(128));
+	/* a pair's chroma: the rounded mean of its two pixels' */
+	u32 = vrshrq_n_u32(vaddq_u32(even32(u), odd32(u)), 1);
+	v32 = vrshrq_n_u32(vaddq_u32(even32(v), odd32(v)), 1);
+	/* a pair a 32-bit lane: Y0 | Y1 << 16, all below 256 */
+	y32 = vreinterpretq_u32_u16(y);
+	if (uyvy)	/* U Y0 V Y1 */
+		y32 = vorrq_u32(vorrq_u32(u32, vshlq_n_u32(y32, 8)),
+				vshlq_n_u32(v32, 16));
+	else		/* Y0 U Y1 V */
+		y32 = vorrq_u32(vorrq_u32(y32, vshlq_n_u32(u32, 8)),
+				vshlq_n_u32(v32, 24));
+	vst1q_u8(out, vreinterpretq_u8_u32(y32));
 }
 
+/*
+ * The inner pairs, eight columns at a time. Each line is read once: the
+ * columns x - 1 .. x + 6 are the eight loaded the step before, and VEXT
+ * shifts in the next eight for the columns from x and from x + 1 (under
+ * TCG a load costs more than a VEXT). The last step loads its columns
+ * itself, so as not to read past the lines' ends.
+ */
 static inline __attribute__((always_inline))
 unsigned int preview_inner(const uint16_t *above, const uint16_t *line,
 			   const uint16_t *below, unsigned int width,
-			   uint8_t *out, unsigned int uyvy, int odd)
+			   uint8_t *out, int odd, int uyvy)
 {
-	/* bytes 0-7 of the table: U0..U3 V0..V3; bytes 8-15: Y0..Y7 */
-	static const uint8_t order[2][16] = {
-		/* YUYV: Y0 U0 Y1 V0 ... */
-		{ 8, 0, 9, 4, 10, 1, 11, 5, 12, 2, 13, 6, 14, 3, 15, 7 },
-		/* UYVY: U0 Y0 V0 Y1 ... */
-		{ 0, 8, 4, 9, 1, 10, 5, 11, 2, 12, 6, 13, 3, 14, 7, 15 },
-	};
-	uint8x8_t order_lo = vld1_u8(order[!!uyvy]);
-	uint8x8_t order_hi = vld1_u8(order[!!uyvy] + 8);
-	uint16x8_t seen = vdupq_n_u16(0);
+	uint16x8_t lm, am, bm, seen;
 	uint64x2_t s;
-	unsigned int x;
+	unsigned int x = 2;
 
-	for (x = 2; x + 8 < width; x += 8)
-		preview_eight(above + x, line + x, below + x, out + 2 * x,
-			      order_lo, order_hi, &seen, odd);
+	if (width < 11)
+		return 2;
+	lm = vld1q_u16(line + 1);
+	am = vld1q_u16(above + 1);
+	bm = vld1q_u16(below + 1);
+	seen = vorrq_u16(lm, vorrq_u16(am, bm));
+	/* the next eight, x + 7 .. x + 14, are inside the line */
+	for (; x + 15 <= width; x += 8) {
+		uint16x8_t ln = vld1q_u16(line + x + 7);
+		uint16x8_t an = vld1q_u16(above + x + 7);
+		uint16x8_t bn = vld1q_u16(below + x + 7);
+
+		seen = vorrq_u16(seen, vorrq_u16(ln, vorrq_u16(an, bn)));
+		preview_eight(lm, vextq_u16(lm, ln, 1), vextq_u16(lm, ln, 2),
+			      am, vextq_u16(am, an, 1), vextq_u16(am, an, 2),
+			      bm, vextq_u16(bm, bn, 1), vextq_u16(bm, bn, 2),
+			      out + 2 * x, odd, uyvy);
+		lm = ln;
+		am = an;
+		bm = bn;
+	}
+	/* a last step if its columns x - 1 .. x + 8 are inner ones */
+	if (x + 8 < width) {
+		uint16x8_t lp = vld1q_u16(line + x + 1);
+		uint16x8_t ap = vld1q_u16(above + x + 1);
+		uint16x8_t bp = vld1q_u16(below + x + 1);
+
+		seen = vorrq_u16(seen, vorrq_u16(lp, vorrq_u16(ap, bp)));
+		preview_eight(lm, vld1q_u16(line + x), lp,
+			      am, vld1q_u16(above + x), ap,
+			      bm, vld1q_u16(below + x), bp,
+			      out + 2 * x, odd, uyvy);
+		x += 8;
+	}
 	/* a sample of more than 10 bits: the C's wider sums differ */
 	s = vreinterpretq_u64_u16(seen);
 	if ((vgetq_lane_u64(s, 0) | vgetq_lane_u64(s, 1)) &
@@ -258,9 +346,13 @@ unsigned int pix_preview_inner_neon(const unsigned short *above,
 				    unsigned int width, unsigned char *out,
 				    unsigned int uyvy, unsigned int odd)
 {
+	if (odd && uyvy)
+		return preview_inner(above, line, below, width, out, 1, 1);
 	if (odd)
-		return preview_inner(above, line, below, width, out, uyvy, 1);
-	return preview_inner(above, line, below, width, out, uyvy, 0);
+		return preview_inner(above, line, below, width, out, 1, 0);
+	if (uyvy)
+		return preview_inner(above, line, below, width, out, 0, 1);
+	return preview_inner(above, line, below, width, out, 0, 0);
 }
 
 /**
@@ -283,21 +375,21 @@ unsigned int pix_resizer_vblend_neon(const unsigned char *in0,
 				     unsigned char *tmp, unsigned int n,
 				     unsigned int fy)
 {
-	const uint16x8_t low = lanes(0x00ff), high = lanes(0xff00);
 	const uint16x8_t f = vdupq_n_u16(fy), nf = vdupq_n_u16(256 - fy);
 	unsigned int i;
 
 	for (i = 0; i + 16 <= n; i += 16) {
 		uint16x8_t a = vreinterpretq_u16_u8(vld1q_u8(in0 + i));
 		uint16x8_t b = vreinterpretq_u16_u8(vld1q_u8(in1 + i));
-		uint16x8_t lo = vmlaq_u16(vmulq_u16(vandq_u16(a, low), nf),
-					  vandq_u16(b, low), f);
-		uint16x8_t hi = vmlaq_u16(vmulq_u16(vshrq_n_u16(a, 8), nf),
-					  vshrq_n_u16(b, 8), f);
+		uint16x8_t lo = vaddq_u16(mul16(vandq_u16(a, lanes(0x00ff)), nf),
+					  mul16(vandq_u16(b, lanes(0x00ff)), f));
+		uint16x8_t hi = vaddq_u16(mul16(vshrq_n_u16(a, 8), nf),
+					  mul16(vshrq_n_u16(b, 8), f));
 
 		vst1q_u8(tmp + i,
 			 vreinterpretq_u8_u16(vorrq_u16(vshrq_n_u16(lo, 8),
-							vandq_u16(hi, high))));
+							vandq_u16(hi,
+								  lanes(0xff00)))));
 	}
 	return i;
 }

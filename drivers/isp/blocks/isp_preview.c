@@ -71,20 +71,14 @@ static void preview_configure_frame(struct isp_frame_stage *stage)
 
 /*
  * demosaic: each line from the one above and the one below, mirrored;
- * the inner pairs with NEON where it gives the C's output (even widths,
- * the default contrast and brightness), the rest in C
+ * with @neon, the inner pairs with NEON, the rest in C
  */
-static void preview_process_lines(struct isp_frame_stage *stage,
-				  unsigned int part, unsigned int y0,
-				  unsigned int y1)
+static void preview_lines(struct isp_frame_stage *stage, unsigned int y0,
+			  unsigned int y1, bool neon)
 {
 	const struct pix_preview *p = stage->priv;
 	const struct isp_image *in = &stage->in;
 	unsigned int h = in->height, w = in->width, y;
-	bool neon = IS_ENABLED(CONFIG_KERNEL_MODE_NEON) && !(w & 1) &&
-		    p->contrast == PIX_CONTRAST_DEF &&
-		    p->brightness == PIX_BRIGHTNESS_DEF &&
-		    isp_frame_neon_usable();
 
 	for (y = y0; y < y1; y++) {
 		const u16 *above = (const u16 *)(in->data +
@@ -96,13 +90,35 @@ static void preview_process_lines(struct isp_frame_stage *stage,
 		u8 *out = stage->out.data + y * stage->out.stride;
 		unsigned int from = 2;
 
-		if (neon) {
-			kernel_neon_begin();
+		if (neon)
 			from = pix_preview_inner_neon(above, line, below, w,
 						      out, p->uyvy, y & 1);
-			kernel_neon_end();
-		}
 		pix_preview_line_from(p, above, line, below, y, w, from, out);
+	}
+}
+
+/*
+ * NEON where it gives the C's output (even widths, the default contrast
+ * and brightness), ISP_NEON_LINES lines a section
+ */
+static void preview_process_lines(struct isp_frame_stage *stage,
+				  unsigned int part, unsigned int y0,
+				  unsigned int y1)
+{
+	const struct pix_preview *p = stage->priv;
+	unsigned int y, n;
+
+	if (!IS_ENABLED(CONFIG_KERNEL_MODE_NEON) || (stage->in.width & 1) ||
+	    p->contrast != PIX_CONTRAST_DEF ||
+	    p->brightness != PIX_BRIGHTNESS_DEF || !isp_frame_neon_usable()) {
+		preview_lines(stage, y0, y1, false);
+		return;
+	}
+	for (y = y0; y < y1; y += n) {
+		n = min(y1 - y, ISP_NEON_LINES);
+		kernel_neon_begin();
+		preview_lines(stage, y, y + n, true);
+		kernel_neon_end();
 	}
 }
 
