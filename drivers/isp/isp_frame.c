@@ -35,6 +35,7 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/vmalloc.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <media/v4l2-ctrls.h>
 
@@ -51,6 +52,13 @@
  * CPU (ISP_FRAME_PARTS, isp.h).
  */
 #define ISP_FRAME_PART_MIN	16
+
+/*
+ * How long the frame thread and its helper spin for each other's next
+ * step before they sleep (isp_frame_wait_seq()): a hand-over between
+ * passes takes microseconds, the helper's start up to ~200 us under TCG
+ */
+#define ISP_FRAME_SPIN_NS	(300 * NSEC_PER_USEC)
 
 static bool isp_frame_parallel = true;
 module_param_named(parallel, isp_frame_parallel, bool, 0644);
@@ -113,6 +121,8 @@ enum isp_frame_pass {
  * @helper: the helper runs for this frame
  * @pass_seq: passes of the frame published to the helper
  * @helper_seq: passes of the frame the helper has done its part of
+ * @wait: where the frame thread or the helper sleeps when a wait for the
+ *	other's sequence number outlasts its spin
  * @pass: the current pass
  * @pass_stage: the frame stage of an %ISP_PASS_STAGE pass
  * @pass_lines: the number of lines of the current pass
@@ -151,6 +161,7 @@ struct isp_frame {
 	bool helper;
 	unsigned int pass_seq;
 	unsigned int helper_seq;
+	wait_queue_head_t wait;
 	enum isp_frame_pass pass;
 	struct isp_frame_stage *pass_stage;
 	unsigned int pass_lines;
@@ -570,6 +581,7 @@ struct isp_frame *isp_frame_create(struct isp_video *video)
 	}
 	INIT_WORK(&f->work, isp_frame_work);
 	init_completion(&f->done);
+	init_waitqueue_head(&f->wait);
 	f->scene->width = f->width;
 	f->scene->height = f->height;
 	return f;
@@ -863,14 +875,37 @@ static void isp_frame_pass_lines(struct isp_frame *f, unsigned int part,
 	}
 }
 
-/* wait until *@seq reaches @want (set by the other CPU) */
-static void isp_frame_wait_seq(const unsigned int *seq, unsigned int want)
+/*
+ * Wait until *@seq, which the other side of the frame sets, reaches
+ * @want: spinning for up to ISP_FRAME_SPIN_NS (a pass's hand-over, or the
+ * helper's start), then asleep (a long wait: a statistics stage on the
+ * frame thread alone, or a CPU that another thread holds)
+ */
+static void isp_frame_wait_seq(struct isp_frame *f, const unsigned int *seq,
+			       unsigned int want)
 {
+	u64 end = ktime_get_ns() + ISP_FRAME_SPIN_NS;
+
+	/* acquire: the other side's writes before it set *@seq are seen */
 	while (smp_load_acquire(seq) != want) {
+		if (ktime_get_ns() > end) {
+			/* acquire, as above */
+			wait_event(f->wait, smp_load_acquire(seq) == want);
+			return;
+		}
 		cpu_relax();
-		/* the other may need this CPU (another frame's helper) */
-		cond_resched();
 	}
+}
+
+/* set *@seq, which the other side of the frame waits on, to @value */
+static void isp_frame_set_seq(struct isp_frame *f, unsigned int *seq,
+			      unsigned int value)
+{
+	/* release: this side's writes (a pass, its lines) before @value */
+	smp_store_release(seq, value);
+	/* a full barrier: the sleeper sees @value, or is seen here */
+	if (wq_has_sleeper(&f->wait))
+		wake_up(&f->wait);
 }
 
 /* part @part of the current pass: its first half, or its second */
@@ -889,9 +924,9 @@ static void isp_frame_part(struct isp_frame *f, unsigned int part)
 /*
  * The helper: for each pass of the frame, once the frame thread publishes
  * it, the second half of its lines, until the frame's end. It and the
- * frame thread hand each pass over by spinning on their sequence numbers:
- * through the scheduler (a work item a pass) each hand-over took 100 to
- * 400 us under TCG, mostly to wake an idle vCPU.
+ * frame thread hand each pass over by spinning on their sequence numbers
+ * (isp_frame_wait_seq()): through the scheduler (a work item a pass) each
+ * hand-over took 100 to 400 us under TCG, mostly to wake an idle vCPU.
  */
 static void isp_frame_work(struct work_struct *work)
 {
@@ -899,11 +934,11 @@ static void isp_frame_work(struct work_struct *work)
 	unsigned int seq = f->helper_seq;
 
 	for (;;) {
-		isp_frame_wait_seq(&f->pass_seq, ++seq);
+		isp_frame_wait_seq(f, &f->pass_seq, ++seq);
 		if (f->pass == ISP_PASS_END)
 			break;
 		isp_frame_part(f, 1);
-		smp_store_release(&f->helper_seq, seq);
+		isp_frame_set_seq(f, &f->helper_seq, seq);
 	}
 	complete(&f->done);
 }
@@ -948,9 +983,9 @@ static void isp_frame_pass(struct isp_frame *f, enum isp_frame_pass pass,
 		isp_frame_pass_lines(f, 0, 0, lines);
 		return;
 	}
-	smp_store_release(&f->pass_seq, f->pass_seq + 1);
+	isp_frame_set_seq(f, &f->pass_seq, f->pass_seq + 1);
 	isp_frame_part(f, 0);
-	isp_frame_wait_seq(&f->helper_seq, f->pass_seq);
+	isp_frame_wait_seq(f, &f->helper_seq, f->pass_seq);
 }
 
 /* end a frame: the helper returns */
@@ -959,7 +994,7 @@ static void isp_frame_end(struct isp_frame *f)
 	if (!f->helper)
 		return;
 	f->pass = ISP_PASS_END;
-	smp_store_release(&f->pass_seq, f->pass_seq + 1);
+	isp_frame_set_seq(f, &f->pass_seq, f->pass_seq + 1);
 	wait_for_completion(&f->done);
 	migrate_enable();
 }

@@ -1115,7 +1115,7 @@ void pix_line_chain_prepare(const struct pix_line_chain *c, unsigned int y,
 		lsc_columns(c->lsc, y, col);
 		p->col = col;
 	}
-	p->wb = c->wb != NULL;
+	p->wb = !!c->wb;
 	p->f0 = p->wb ? wb_factor(c->wb, y, 0) : 0;
 	p->f1 = p->wb ? wb_factor(c->wb, y, 1) : 0;
 }
@@ -1586,43 +1586,21 @@ static __always_inline void resizer_h_inner(const u8 *tmp, u8 *out,
 	}
 }
 
-/**
- * pix_resizer_fy() - the weight of the lower input line of an output line
- * @r: the resizer
- * @y: the output line
- *
- * Return: 0..255, of 256: the fraction of pix_resizer_src_line(@y) + 1.
+/*
+ * @in0 is input line pix_resizer_src_line(@y), @in1 the one after it (the
+ * same line at the bottom edge); @tmp has room for one input line. The
+ * vertical blend runs on four bytes a time (the line is 2 * in_w bytes,
+ * in_w even), the horizontal one writes an output pair (two lumas, U, V)
+ * a time.
  */
-u32 pix_resizer_fy(const struct pix_resizer *r, unsigned int y)
+void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
+		      const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
+		      unsigned int uyvy)
 {
-	return ((u64)y * r->vstep >> 8) & 0xff;
-}
-
-/**
- * pix_resizer_line_from() - pix_resizer_line(), the vertical blend's
- *	first bytes done
- * @r: the resizer
- * @y: the output line
- * @in0: input line pix_resizer_src_line(@y)
- * @in1: the one after it (the same line at the bottom edge)
- * @out: the output line
- * @tmp: room for one input line: the vertical blend
- * @uyvy: UYVY, else YUYV
- * @from: the bytes of @tmp that a faster loop has blended
- *	(pix_resizer_vblend_neon()), a multiple of 4
- *
- * The vertical blend runs on four bytes a time (the line is 2 * in_w
- * bytes, in_w even), the horizontal one writes an output pair (two lumas,
- * U, V) a time.
- */
-void pix_resizer_line_from(const struct pix_resizer *r, unsigned int y,
-			   const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
-			   unsigned int uyvy, unsigned int from)
-{
-	u32 fy = pix_resizer_fy(r, y);
+	u32 fy = ((u64)y * r->vstep >> 8) & 0xff;
 	unsigned int i, n = 2 * r->in_w, end = r->out_w & ~1u;
 
-	for (i = from & ~3U; i + 4 <= n; i += 4)
+	for (i = 0; i + 4 <= n; i += 4)
 		put_unaligned_le32(blend4(get_unaligned_le32(in0 + i),
 					  get_unaligned_le32(in1 + i), fy),
 				   tmp + i);
@@ -1641,14 +1619,6 @@ void pix_resizer_line_from(const struct pix_resizer *r, unsigned int y,
 	else
 		resizer_h_inner(tmp, out, end, r->hstep, r->in_w / 2, 0);
 	resizer_h_edge(r, tmp, out, end, uyvy);
-}
-
-/* @in0 is input line pix_resizer_src_line(@y), @in1 the one after it */
-void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
-		      const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
-		      unsigned int uyvy)
-{
-	pix_resizer_line_from(r, y, in0, in1, out, tmp, uyvy, 0);
 }
 
 /* -----------------------------------------------------------------------------

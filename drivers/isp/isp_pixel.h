@@ -327,10 +327,6 @@ unsigned int pix_resizer_src_line(const struct pix_resizer *r, unsigned int y);
 void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 		      const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
 		      unsigned int uyvy);
-u32 pix_resizer_fy(const struct pix_resizer *r, unsigned int y);
-void pix_resizer_line_from(const struct pix_resizer *r, unsigned int y,
-			   const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
-			   unsigned int uyvy, unsigned int from);
 
 /*
  * Statistics of the raw frame at the CCDC video port (n900_isp_stats.h):

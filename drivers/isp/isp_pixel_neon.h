@@ -36,9 +36,5 @@ unsigned int pix_preview_inner_neon(const unsigned short *above,
 				    const unsigned short *below,
 				    unsigned int width, unsigned char *out,
 				    unsigned int uyvy, unsigned int odd);
-unsigned int pix_resizer_vblend_neon(const unsigned char *in0,
-				     const unsigned char *in1,
-				     unsigned char *tmp, unsigned int n,
-				     unsigned int fy);
 
 #endif /* ISP_PIXEL_NEON_H */

@@ -6,11 +6,8 @@
  * CCDC video port or memory ("resizer input").
  */
 
-#include <asm/neon.h>
-
 #include "isp.h"
 #include "isp_pixel.h"
-#include "isp_pixel_neon.h"
 
 enum {
 	RESZ_PAD_SINK,
@@ -80,9 +77,9 @@ static int resizer_start(struct isp_frame_stage *stage)
 	return 0;
 }
 
-/* with @neon, the vertical blend with NEON, the rest in C */
-static void resizer_lines(struct isp_frame_stage *stage, unsigned int part,
-			  unsigned int y0, unsigned int y1, bool neon)
+static void resizer_process_lines(struct isp_frame_stage *stage,
+				  unsigned int part, unsigned int y0,
+				  unsigned int y1)
 {
 	struct resizer_params *p = stage->priv;
 	size_t stride = stage->in.stride;
@@ -93,37 +90,11 @@ static void resizer_lines(struct isp_frame_stage *stage, unsigned int part,
 	for (y = y0; y < y1; y++) {
 		unsigned int sy = pix_resizer_src_line(&p->rsz, y);
 		unsigned int sy1 = sy + 1 < p->rsz.in_h ? sy + 1 : sy;
-		const u8 *in0 = base + sy * stride, *in1 = base + sy1 * stride;
-		unsigned int from = 0;
 
-		if (neon)
-			from = pix_resizer_vblend_neon(in0, in1, p->tmp[part],
-						       2 * p->rsz.in_w,
-						       pix_resizer_fy(&p->rsz,
-								      y));
-		pix_resizer_line_from(&p->rsz, y, in0, in1,
-				      stage->out.data +
-				      (size_t)y * stage->out.stride,
-				      p->tmp[part], p->uyvy, from);
-	}
-}
-
-/* NEON ISP_NEON_LINES lines a section, where the CPU has it */
-static void resizer_process_lines(struct isp_frame_stage *stage,
-				  unsigned int part, unsigned int y0,
-				  unsigned int y1)
-{
-	unsigned int y, n;
-
-	if (!IS_ENABLED(CONFIG_KERNEL_MODE_NEON) || !isp_frame_neon_usable()) {
-		resizer_lines(stage, part, y0, y1, false);
-		return;
-	}
-	for (y = y0; y < y1; y += n) {
-		n = min(y1 - y, ISP_NEON_LINES);
-		kernel_neon_begin();
-		resizer_lines(stage, part, y, y + n, true);
-		kernel_neon_end();
+		pix_resizer_line(&p->rsz, y, base + sy * stride,
+				 base + sy1 * stride,
+				 stage->out.data + (size_t)y * stage->out.stride,
+				 p->tmp[part], p->uyvy);
 	}
 }
 
