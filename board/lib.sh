@@ -90,7 +90,7 @@ HOST_PACKAGES=(
 	make gcc bc flex bison libssl-dev libelf-dev cpio xz-utils kmod
 	rsync dpkg-dev apt graphviz gnuplot-nox sparse coreutils gzip
 	python3-ply imagemagick shellcheck u-boot-qemu libxml2-utils
-	gcc-aarch64-linux-gnu python3-yaml dt-schema qemu-user
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross python3-yaml dt-schema qemu-user
 )
 
 # What a machine that only runs test shards from an artefact needs: QEMU,

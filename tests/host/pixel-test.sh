@@ -25,7 +25,7 @@ if [ "$neon" = 1 ]; then
 	src+=("$TOP/drivers/isp/isp_pixel_neon.c")
 	run=(qemu-arm)
 else
-	cc=(gcc -fsanitize=address,undefined -fno-sanitize-recover=all)
+	cc=(gcc "-fsanitize=address,undefined" -fno-sanitize-recover=all)
 	run=()
 fi
 if ! "${cc[@]}" -O2 -Wall -Wextra -Werror \
