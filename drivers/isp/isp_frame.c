@@ -60,9 +60,9 @@
  */
 #define ISP_FRAME_SPIN_NS	(300 * NSEC_PER_USEC)
 
-static bool isp_frame_parallel = true;
-module_param_named(parallel, isp_frame_parallel, bool, 0644);
-MODULE_PARM_DESC(parallel, "split each processing pass over two CPUs (default: on)");
+static int isp_frame_parallel = 1;
+module_param_named(parallel, isp_frame_parallel, int, 0644);
+MODULE_PARM_DESC(parallel, "split each processing pass in two halves, the second on a helper: 0 never, 1 on another CPU when one is online (default), 2 always, on this CPU when it is the only one (the frame tests' single-vCPU guests)");
 
 static bool isp_frame_fuse_lines = true;
 module_param_named(fuse_lines, isp_frame_fuse_lines, bool, 0644);
@@ -946,20 +946,26 @@ static void isp_frame_work(struct work_struct *work)
 /*
  * Start a frame: with isp_frame_parallel, on a second CPU, the helper,
  * which does the second half of each pass. The frame thread stays on its
- * CPU until isp_frame_end(), so that the two never share one.
+ * CPU until isp_frame_end(), so that the two never share one (but with
+ * isp_frame_parallel 2 on a single CPU, for the tests).
  */
 static void isp_frame_begin(struct isp_frame *f)
 {
+	int mode = READ_ONCE(isp_frame_parallel);
 	unsigned int cpu;
 
 	f->helper = false;
-	if (!READ_ONCE(isp_frame_parallel))
+	if (mode <= 0)
 		return;
 	migrate_disable();
 	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
 	if (cpu >= nr_cpu_ids) {
-		migrate_enable();
-		return;
+		if (mode < 2) {
+			migrate_enable();
+			return;
+		}
+		/* one CPU: the two take turns, when each waits asleep */
+		cpu = raw_smp_processor_id();
 	}
 	f->helper = true;
 	f->helper_seq = f->pass_seq;
