@@ -598,10 +598,15 @@ static int __init isp_init(void)
 {
 	int ret;
 
+	ret = isp_frame_init();
+	if (ret)
+		return ret;
 	isp_debugfs_root_init();
 	ret = platform_register_drivers(isp_drivers, ARRAY_SIZE(isp_drivers));
-	if (ret)
+	if (ret) {
 		isp_debugfs_root_cleanup();
+		isp_frame_exit();
+	}
 	return ret;
 }
 module_init(isp_init);
@@ -610,6 +615,7 @@ static void __exit isp_exit(void)
 {
 	platform_unregister_drivers(isp_drivers, ARRAY_SIZE(isp_drivers));
 	isp_debugfs_root_cleanup();
+	isp_frame_exit();
 }
 module_exit(isp_exit);
 

@@ -60,9 +60,16 @@
  */
 #define ISP_FRAME_SPIN_NS	(300 * NSEC_PER_USEC)
 
+/*
+ * The frame helpers' workqueue: a helper runs a whole frame without
+ * sleeping between passes, so it is CPU-intensive (it holds no worker
+ * that other high-priority work of its CPU waits for)
+ */
+static struct workqueue_struct *isp_frame_wq;
+
 static int isp_frame_parallel = 1;
 module_param_named(parallel, isp_frame_parallel, int, 0644);
-MODULE_PARM_DESC(parallel, "split each processing pass in two halves, the second on a helper: 0 never, 1 on another CPU when one is online (default), 2 always, on this CPU when it is the only one (the frame tests' single-vCPU guests)");
+MODULE_PARM_DESC(parallel, "split each processing pass in two halves, the second on a helper: 0 never, 1 on another CPU when one is online (default), 2 (or more) always, on this CPU when it is the only one (the frame tests' single-vCPU guests)");
 
 static bool isp_frame_fuse_lines = true;
 module_param_named(fuse_lines, isp_frame_fuse_lines, bool, 0644);
@@ -85,6 +92,26 @@ bool isp_frame_neon_usable(void)
 {
 	return IS_ENABLED(CONFIG_KERNEL_MODE_NEON) &&
 	       READ_ONCE(isp_frame_neon) && cpu_has_neon() && may_use_simd();
+}
+
+/**
+ * isp_frame_init() - at module load: the frame helpers' workqueue
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int isp_frame_init(void)
+{
+	isp_frame_wq = alloc_workqueue("n900-isp-frame",
+				       WQ_HIGHPRI | WQ_CPU_INTENSIVE, 0);
+	return isp_frame_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * isp_frame_exit() - at module unload: waits for the last helper to return
+ */
+void isp_frame_exit(void)
+{
+	destroy_workqueue(isp_frame_wq);
 }
 
 /* the passes of a frame */
@@ -601,6 +628,9 @@ void isp_frame_destroy(struct isp_frame *f)
 
 	if (IS_ERR_OR_NULL(f))
 		return;
+	/* the last helper has completed f->done: let it return, too */
+	if (f->work.func)
+		flush_work(&f->work);
 	for (i = 0; i < f->num_stages; i++) {
 		/* the last stage writes the capture buffer */
 		if (i >= f->num_line && i + 1 < f->num_stages)
@@ -879,7 +909,8 @@ static void isp_frame_pass_lines(struct isp_frame *f, unsigned int part,
  * Wait until *@seq, which the other side of the frame sets, reaches
  * @want: spinning for up to ISP_FRAME_SPIN_NS (a pass's hand-over, or the
  * helper's start), then asleep (a long wait: a statistics stage on the
- * frame thread alone, or a CPU that another thread holds)
+ * frame thread alone), or at once when another thread wants this CPU
+ * (the other side, sharing it, or another stream's)
  */
 static void isp_frame_wait_seq(struct isp_frame *f, const unsigned int *seq,
 			       unsigned int want)
@@ -888,9 +919,11 @@ static void isp_frame_wait_seq(struct isp_frame *f, const unsigned int *seq,
 
 	/* acquire: the other side's writes before it set *@seq are seen */
 	while (smp_load_acquire(seq) != want) {
-		if (ktime_get_ns() > end) {
-			/* acquire, as above */
-			wait_event(f->wait, smp_load_acquire(seq) == want);
+		/* the other side may be waiting for this CPU */
+		if (need_resched() || ktime_get_ns() > end) {
+			wait_event_idle(f->wait,
+					/* acquire, as above */
+					smp_load_acquire(seq) == want);
 			return;
 		}
 		cpu_relax();
@@ -944,33 +977,29 @@ static void isp_frame_work(struct work_struct *work)
 }
 
 /*
- * Start a frame: with isp_frame_parallel, on a second CPU, the helper,
- * which does the second half of each pass. The frame thread stays on its
- * CPU until isp_frame_end(), so that the two never share one (but with
- * isp_frame_parallel 2 on a single CPU, for the tests).
+ * Start a frame: with isp_frame_parallel, the helper, which does the
+ * second half of each pass, on another CPU than the frame thread's now
+ * (with isp_frame_parallel 2 and a single CPU, on that one, for the
+ * tests). Should the two come to share a CPU, each waits asleep.
  */
 static void isp_frame_begin(struct isp_frame *f)
 {
 	int mode = READ_ONCE(isp_frame_parallel);
-	unsigned int cpu;
+	unsigned int cpu, self = raw_smp_processor_id();
 
 	f->helper = false;
 	if (mode <= 0)
 		return;
-	migrate_disable();
-	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	cpu = cpumask_any_but(cpu_online_mask, self);
 	if (cpu >= nr_cpu_ids) {
-		if (mode < 2) {
-			migrate_enable();
+		if (mode < 2)
 			return;
-		}
-		/* one CPU: the two take turns, when each waits asleep */
-		cpu = raw_smp_processor_id();
+		cpu = self;
 	}
 	f->helper = true;
 	f->helper_seq = f->pass_seq;
 	reinit_completion(&f->done);
-	queue_work_on(cpu, system_highpri_wq, &f->work);
+	queue_work_on(cpu, isp_frame_wq, &f->work);
 }
 
 /*
@@ -1002,7 +1031,6 @@ static void isp_frame_end(struct isp_frame *f)
 	f->pass = ISP_PASS_END;
 	isp_frame_set_seq(f, &f->pass_seq, f->pass_seq + 1);
 	wait_for_completion(&f->done);
-	migrate_enable();
 }
 
 /* account @pixels of stage @stage, started at @t0; returns the time now */

@@ -234,7 +234,7 @@ static __always_inline void preview_eight(uint16x8_t lm, uint16x8_t l0,
 	uint16x8_t diag = vrshrq_n_u16(vaddq_u16(vaddq_u16(am, ap),
 						 vaddq_u16(bm, bp)), 2);
 	uint16x8_t r, g, b, y, u, v;
-	uint32x4_t y32, u32, v32;
+	uint32x4_t y32, cu, cv;
 
 	if (odd) {	/* B Gb */
 		r = select16(first, diag, down);
@@ -264,16 +264,16 @@ static __always_inline void preview_eight(uint16x8_t lm, uint16x8_t l0,
 	v = vaddq_u16(vreinterpretq_u16_s16(vrshrq_n_s16(vreinterpretq_s16_u16(v),
 							 8)), lanes(128));
 	/* a pair's chroma: the rounded mean of its two pixels' */
-	u32 = vrshrq_n_u32(vaddq_u32(even32(u), odd32(u)), 1);
-	v32 = vrshrq_n_u32(vaddq_u32(even32(v), odd32(v)), 1);
+	cu = vrshrq_n_u32(vaddq_u32(even32(u), odd32(u)), 1);
+	cv = vrshrq_n_u32(vaddq_u32(even32(v), odd32(v)), 1);
 	/* a pair a 32-bit lane: Y0 | Y1 << 16, all below 256 */
 	y32 = vreinterpretq_u32_u16(y);
 	if (uyvy)	/* U Y0 V Y1 */
-		y32 = vorrq_u32(vorrq_u32(u32, vshlq_n_u32(y32, 8)),
-				vshlq_n_u32(v32, 16));
+		y32 = vorrq_u32(vorrq_u32(cu, vshlq_n_u32(y32, 8)),
+				vshlq_n_u32(cv, 16));
 	else		/* Y0 U Y1 V */
-		y32 = vorrq_u32(vorrq_u32(y32, vshlq_n_u32(u32, 8)),
-				vshlq_n_u32(v32, 24));
+		y32 = vorrq_u32(vorrq_u32(y32, vshlq_n_u32(cu, 8)),
+				vshlq_n_u32(cv, 24));
 	vst1q_u8(out, vreinterpretq_u8_u32(y32));
 }
 

@@ -90,7 +90,7 @@ static void preview_lines(struct isp_frame_stage *stage, unsigned int y0,
 		u8 *out = stage->out.data + y * stage->out.stride;
 		unsigned int from = 2;
 
-		if (neon)
+		if (IS_ENABLED(CONFIG_KERNEL_MODE_NEON) && neon)
 			from = pix_preview_inner_neon(above, line, below, w,
 						      out, p->uyvy, y & 1);
 		pix_preview_line_from(p, above, line, below, y, w, from, out);
