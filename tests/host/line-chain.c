@@ -16,17 +16,9 @@
 #include <string.h>
 
 #include "isp_pixel.h"
+#include "chain-case.h"
 
 #define CASES	3000
-
-static u32 seed = 1;
-
-/* a small deterministic generator: the same cases on every host */
-static u32 next(u32 n)
-{
-	seed = seed * 1103515245 + 12345;
-	return (seed >> 8) % n;
-}
 
 static u16 a[PIX_MAX_WIDTH], b[PIX_MAX_WIDTH];
 static struct pix_lsc lsc;
@@ -61,18 +53,7 @@ static unsigned int run(unsigned int set, bool wide, unsigned int *first_w)
 		unsigned int w = width(n), h = 2 + next(1200);
 		unsigned int y = next(h);
 
-		ccdc.black = next(4) ? next(256) : 0;
-		lsc.enable = next(4) != 0;
-		lsc.strength = next(4200);
-		lsc.width = w;
-		lsc.height = h;
-		pix_lsc_prepare(&lsc);
-		wb.dgain = next(1024);
-		for (x = 0; x < 4; x++)
-			wb.gain[x] = next(256);
-		c.ccdc = set & 1 ? &ccdc : NULL;
-		c.lsc = set & 2 ? &lsc : NULL;
-		c.wb = set & 4 ? &wb : NULL;
+		random_chain(&c, set, &ccdc, &lsc, &wb, w, h);
 		for (x = 0; x < w; x++)
 			a[x] = wide ? next(0x10000) : next(1024);
 		memcpy(b, a, w * sizeof(*a));

@@ -16,17 +16,9 @@
 
 #include "isp_pixel.h"
 #include "isp_pixel_neon.h"
+#include "chain-case.h"
 
 #define CASES	2000
-
-static u32 seed = 1;
-
-/* a small deterministic generator: the same cases on every host */
-static u32 next(u32 n)
-{
-	seed = seed * 1103515245 + 12345;
-	return (seed >> 8) % n;
-}
 
 static u16 lines[3][PIX_MAX_WIDTH];
 static u8 want[2 * PIX_MAX_WIDTH], got[2 * PIX_MAX_WIDTH];
@@ -92,18 +84,7 @@ static unsigned int chain_run(unsigned int set, bool wide, unsigned int *ran)
 		unsigned int w = 2 + 2 * next(PIX_MAX_WIDTH / 2);
 		unsigned int h = 2 + next(1200), y = next(h);
 
-		ccdc.black = next(4) ? next(256) : 0;
-		lsc.enable = next(4) != 0;
-		lsc.strength = next(4200);
-		lsc.width = w;
-		lsc.height = h;
-		pix_lsc_prepare(&lsc);
-		wb.dgain = next(1024);
-		for (x = 0; x < 4; x++)
-			wb.gain[x] = next(256);
-		c.ccdc = set & 1 ? &ccdc : NULL;
-		c.lsc = set & 2 ? &lsc : NULL;
-		c.wb = set & 4 ? &wb : NULL;
+		random_chain(&c, set, &ccdc, &lsc, &wb, w, h);
 		for (x = 0; x < PIX_MAX_WIDTH; x++)
 			chain_want[x] = x >= w ? 0x5a5a :
 					wide ? next(0x10000) : next(1024);
