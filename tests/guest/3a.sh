@@ -40,17 +40,18 @@ OUT=${N900_OUT:-/tmp/out}/3a
 ktap_plan 9
 t_start=$(cut -d' ' -f1 /proc/uptime)
 
-media-ctl -r
-media-ctl -l '"et8ek8 3-003e":0 -> "video-bus-switch":0 [1]'
-media-ctl -l '"video-bus-switch":2 -> "OMAP3 ISP CCP2":0 [1]'
-media-ctl -l '"OMAP3 ISP CCP2":1 -> "OMAP3 ISP CCDC":0 [1]'
-media-ctl -l '"OMAP3 ISP CCDC":1 -> "OMAP3 ISP lens shading":0 [1]'
-media-ctl -l '"OMAP3 ISP white balance":1 -> "OMAP3 ISP preview":0 [1]'
-media-ctl -l '"OMAP3 ISP preview":1 -> "OMAP3 ISP preview output":0 [1]'
+# one media-ctl (each enumerates the graph): reset, links, formats
+LINKS='"et8ek8 3-003e":0 -> "video-bus-switch":0 [1]'
+LINKS="$LINKS, \"video-bus-switch\":2 -> \"OMAP3 ISP CCP2\":0 [1]"
+LINKS="$LINKS, \"OMAP3 ISP CCP2\":1 -> \"OMAP3 ISP CCDC\":0 [1]"
+LINKS="$LINKS, \"OMAP3 ISP CCDC\":1 -> \"OMAP3 ISP lens shading\":0 [1]"
+LINKS="$LINKS, \"OMAP3 ISP white balance\":1 -> \"OMAP3 ISP preview\":0 [1]"
+LINKS="$LINKS, \"OMAP3 ISP preview\":1 -> \"OMAP3 ISP preview output\":0 [1]"
 F=SGRBG10_1X10/${W}x$H
-media-ctl -V "\"et8ek8 3-003e\":0 [fmt:$F], \"video-bus-switch\":2 [fmt:$F], \"OMAP3 ISP CCP2\":1 [fmt:$F]"
-media-ctl -V "\"OMAP3 ISP CCDC\":1 [fmt:$F], \"OMAP3 ISP lens shading\":1 [fmt:$F], \"OMAP3 ISP white balance\":1 [fmt:$F]"
-media-ctl -V "\"OMAP3 ISP preview\":1 [fmt:UYVY8_1X16/${W}x$H]"
+FMTS="\"et8ek8 3-003e\":0 [fmt:$F], \"video-bus-switch\":2 [fmt:$F], \"OMAP3 ISP CCP2\":1 [fmt:$F]"
+FMTS="$FMTS, \"OMAP3 ISP CCDC\":1 [fmt:$F], \"OMAP3 ISP lens shading\":1 [fmt:$F], \"OMAP3 ISP white balance\":1 [fmt:$F]"
+FMTS="$FMTS, \"OMAP3 ISP preview\":1 [fmt:UYVY8_1X16/${W}x$H]"
+media-ctl -r -l "$LINKS" -V "$FMTS"
 PREVIEW=$(media-ctl -e 'OMAP3 ISP preview output')
 v4l2-ctl -d "$PREVIEW" --set-fmt-video=width=$W,height=$H,pixelformat=UYVY
 S=$(media-ctl -e 'et8ek8 3-003e')

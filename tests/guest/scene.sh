@@ -17,13 +17,14 @@ L=$(media-ctl -e 'ad5820 3-000c')
 
 raw_path() { # the main sensor at 648x492 into the CCDC output, 10-bit
 	F=SGRBG10_1X10/648x492
-	media-ctl -r
-	media-ctl -l '"et8ek8 3-003e":0 -> "video-bus-switch":0 [1]'
-	media-ctl -l '"video-bus-switch":2 -> "OMAP3 ISP CCP2":0 [1]'
-	media-ctl -l '"OMAP3 ISP CCP2":1 -> "OMAP3 ISP CCDC":0 [1]'
-	media-ctl -l '"OMAP3 ISP CCDC":2 -> "OMAP3 ISP CCDC output":0 [1]'
-	media-ctl -V "\"et8ek8 3-003e\":0 [fmt:$F], \"video-bus-switch\":2 [fmt:$F], \"OMAP3 ISP CCP2\":1 [fmt:$F]"
-	media-ctl -V "\"OMAP3 ISP CCDC\":2 [fmt:$F crop:(0,0)/648x492]"
+	# one media-ctl (each enumerates the graph): reset, links, formats
+	LINKS='"et8ek8 3-003e":0 -> "video-bus-switch":0 [1]'
+	LINKS="$LINKS, \"video-bus-switch\":2 -> \"OMAP3 ISP CCP2\":0 [1]"
+	LINKS="$LINKS, \"OMAP3 ISP CCP2\":1 -> \"OMAP3 ISP CCDC\":0 [1]"
+	LINKS="$LINKS, \"OMAP3 ISP CCDC\":2 -> \"OMAP3 ISP CCDC output\":0 [1]"
+	FMTS="\"et8ek8 3-003e\":0 [fmt:$F], \"video-bus-switch\":2 [fmt:$F], \"OMAP3 ISP CCP2\":1 [fmt:$F]"
+	FMTS="$FMTS, \"OMAP3 ISP CCDC\":2 [fmt:$F crop:(0,0)/648x492]"
+	media-ctl -r -l "$LINKS" -V "$FMTS"
 	dev=$(media-ctl -e 'OMAP3 ISP CCDC output')
 	v4l2-ctl -d "$dev" --set-fmt-video=width=648,height=492,pixelformat=BA10
 	v4l2-ctl -d "$(media-ctl -e 'OMAP3 ISP CCDC')" --set-ctrl black_level=64
@@ -69,17 +70,18 @@ mv "/tmp/$FILE" "$FW/$FILE"
 # the sensor running free: the synthetic scene without noise, then the
 # default scene with noise (diagnostics: timings of a shared machine)
 F=SGRBG10_1X10/1296x984
-media-ctl -r
-media-ctl -l '"et8ek8 3-003e":0 -> "video-bus-switch":0 [1]'
-media-ctl -l '"video-bus-switch":2 -> "OMAP3 ISP CCP2":0 [1]'
-media-ctl -l '"OMAP3 ISP CCP2":1 -> "OMAP3 ISP CCDC":0 [1]'
-media-ctl -l '"OMAP3 ISP CCDC":1 -> "OMAP3 ISP lens shading":0 [1]'
-media-ctl -l '"OMAP3 ISP white balance":1 -> "OMAP3 ISP preview":0 [1]'
-media-ctl -l '"OMAP3 ISP preview":1 -> "OMAP3 ISP resizer":0 [1]'
-media-ctl -l '"OMAP3 ISP resizer":1 -> "OMAP3 ISP resizer output":0 [1]'
-media-ctl -V "\"et8ek8 3-003e\":0 [fmt:$F], \"video-bus-switch\":2 [fmt:$F], \"OMAP3 ISP CCP2\":1 [fmt:$F]"
-media-ctl -V "\"OMAP3 ISP CCDC\":1 [fmt:$F], \"OMAP3 ISP lens shading\":1 [fmt:$F], \"OMAP3 ISP white balance\":1 [fmt:$F]"
-media-ctl -V '"OMAP3 ISP preview":1 [fmt:UYVY8_1X16/1296x984], "OMAP3 ISP resizer":1 [fmt:UYVY8_1X16/640x480]'
+# the main pipeline (/usr/lib/n900/main-pipeline.sh's links and formats)
+LINKS='"et8ek8 3-003e":0 -> "video-bus-switch":0 [1]'
+LINKS="$LINKS, \"video-bus-switch\":2 -> \"OMAP3 ISP CCP2\":0 [1]"
+LINKS="$LINKS, \"OMAP3 ISP CCP2\":1 -> \"OMAP3 ISP CCDC\":0 [1]"
+LINKS="$LINKS, \"OMAP3 ISP CCDC\":1 -> \"OMAP3 ISP lens shading\":0 [1]"
+LINKS="$LINKS, \"OMAP3 ISP white balance\":1 -> \"OMAP3 ISP preview\":0 [1]"
+LINKS="$LINKS, \"OMAP3 ISP preview\":1 -> \"OMAP3 ISP resizer\":0 [1]"
+LINKS="$LINKS, \"OMAP3 ISP resizer\":1 -> \"OMAP3 ISP resizer output\":0 [1]"
+FMTS="\"et8ek8 3-003e\":0 [fmt:$F], \"video-bus-switch\":2 [fmt:$F], \"OMAP3 ISP CCP2\":1 [fmt:$F]"
+FMTS="$FMTS, \"OMAP3 ISP CCDC\":1 [fmt:$F], \"OMAP3 ISP lens shading\":1 [fmt:$F], \"OMAP3 ISP white balance\":1 [fmt:$F]"
+FMTS="$FMTS, \"OMAP3 ISP preview\":1 [fmt:UYVY8_1X16/1296x984], \"OMAP3 ISP resizer\":1 [fmt:UYVY8_1X16/640x480]"
+media-ctl -r -l "$LINKS" -V "$FMTS"
 dev=$(media-ctl -e 'OMAP3 ISP resizer output')
 v4l2-ctl -d "$dev" --set-fmt-video=width=640,height=480,pixelformat=UYVY
 v4l2-ctl -d "$L" --set-ctrl focus_absolute=512
