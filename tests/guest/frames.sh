@@ -80,6 +80,7 @@ done)
 finish() { # report the case that ends here, and the time it took
 	[ -n "$name" ] || return 0
 	[ -z "$skip" ] || return 0
+	mc_flush	# links and formats after the case's last capture
 	echo "# $name: $(awk -v t0="$t0" '{ printf "%.1f", $1 - t0 }' /proc/uptime) s"
 	if [ -z "$err" ]; then
 		ktap_result 1 "frames.$name"
@@ -206,6 +207,7 @@ check() { # EXPECTED-NAME CAPTURE-LOG: the frames in /tmp/frames.bin
 		files="$files /tmp/frame.$f"
 		f=$((f + 1))
 	done
+	rm -f /tmp/frames.bin	# the guest's /tmp is its RAM
 	sums=
 	if [ -n "$files" ]; then
 		# shellcheck disable=SC2086 # one file a word

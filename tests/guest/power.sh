@@ -180,24 +180,32 @@ echo >$DBG/power-events
 "$T/capture" "$dev" 3 /dev/null >/dev/null 2>&1
 held=$(powered_set)
 ups1=$(grep -c '	powered	' $DBG/power-events)
-"$T/capture" "$dev" 3 /dev/null >/dev/null 2>&1
+"$T/capture" "$dev" 3 /dev/null >/tmp/power-autosuspend.log 2>&1
 ups2=$(grep -c '	powered	' $DBG/power-events)
-# powered down once the delay has passed: polled up to twice the delay
-t=0
+# everything powered down after the delay: polled for up to three delays
+t0=$(cut -d' ' -f1 /proc/uptime)
 left=$(powered_set)
-while [ -n "$left" ] && [ $t -lt 20 ]; do
+while [ -n "$left" ] &&
+	awk -v t0="$t0" '{ exit !($1 - t0 < 30) }' /proc/uptime; do
 	sleep 1
-	t=$((t + 1))
 	left=$(powered_set)
 done
+# and not before it: the first power-off after the second capture, in ms
+# from its last frame (CLOCK_MONOTONIC both, whatever the host's load)
+last_us=$(sed -n 's/^frame .* us \([0-9]*\)$/\1/p' /tmp/power-autosuspend.log | tail -n 1)
+off_ms=$(awk -F'\t' -v t="${last_us:-0}" '
+	$3 == "power-off" && $1 > t { print int(($1 - t) / 1000); exit }' $DBG/power-events)
 policy=$(grep -o 'policy: [a-z]*' $DBG/power)
 reload pipeline
 # the pipeline of the CCDC output: what an open node reaches (section 6)
 want="OMAP3 ISP AEWB,OMAP3 ISP AF,OMAP3 ISP CCDC,OMAP3 ISP CCP2,OMAP3 ISP histogram,et8ek8 3-003e,video-bus-switch,"
 ok=0
 [ "$policy" = "policy: autosuspend" ] && [ "$streamed" = "" ] && [ "$held" = "$want" ] &&
-	[ "$ups1" = 7 ] && [ "$ups2" = 7 ] && [ "$left" = "" ] && ok=1
+	[ "$ups1" = 7 ] && [ "$ups2" = 7 ] && [ "$left" = "" ] &&
+	[ -n "$last_us" ] && [ -n "$off_ms" ] && [ "$off_ms" -ge 10000 ] &&
+	[ "$off_ms" -le 15000 ] && ok=1
 ktap_result $ok autosuspend_policy_keeps_power \
 	"$policy; powered before: '$streamed'; just after a capture: $held (expected $want)" \
-	"power-ups: $ups1 for the first capture, $ups2 after the second (expected 7 and 7); powered after polling $t s (up to 20): '$left'"
+	"power-ups: $ups1 for the first capture, $ups2 after the second (expected 7 and 7); powered at the end: '$left'" \
+	"the first power-off ${off_ms:-(none)} ms after the second capture's last frame (expected 10000 to 15000)"
 media-ctl -r

@@ -26,18 +26,37 @@ dtc -q -I dtb -O dts -o "$dts" "$dtb"
 # line: "NAME;" (empty) or "NAME = VALUE;", VALUE "<cells>" or strings.
 awk -v links="$links" '
 function die(msg) { print msg > "/dev/stderr"; failed = 1; exit 1 }
-# the first string of a property value
-function str(v) { sub(/^"/, "", v); sub(/".*/, "", v); return v }
-# the cells of a property value, space-separated, as numbers
-function cells(v,   n, a, i, out) {
-	gsub(/[<>]/, "", v)
-	n = split(v, a, " ")
+# the first string of a property value, \" and \\ decoded; "" when dtc
+# did not print it as a string (an empty or non-printable one: bytes)
+function str(v,   out, i, c) {
+	if (v !~ /^"/)
+		return ""
 	out = ""
-	for (i = 1; i <= n; i++)
-		out = out (i > 1 ? " " : "") (a[i] ~ /^0x/ ? hex(a[i]) : a[i] + 0)
+	for (i = 2; i <= length(v); i++) {
+		c = substr(v, i, 1)
+		if (c == "\"")
+			break
+		if (c == "\\") {
+			c = substr(v, ++i, 1)
+			if (c == "0")	# a string list: its first
+				break
+			if (c != "\"" && c != "\\")
+				c = "\\" c
+		}
+		out = out c
+	}
 	return out
 }
+# the cells of a property value as dtc prints them ("0x1f"), space-separated:
+# text, so that no value is rounded (mawk prints big numbers as %.6g)
+function cells(v) {
+	gsub(/[<>]/, "", v)
+	return tolower(v)
+}
+# the value of a cell, "0x1f" or "31"
 function hex(s,   i, r) {
+	if (s !~ /^0[xX]/)
+		return s + 0
 	r = 0
 	s = tolower(substr(s, 3))
 	for (i = 1; i <= length(s); i++)
@@ -75,7 +94,7 @@ function hex(s,   i, r) {
 }
 function parent(p,   q) { q = p; sub(/\/[^\/]*$/, "", q); return q == "" ? "/" : q }
 function compat(n) { return str(prop[n, "compatible"]) }
-function port_index(n,   r) { r = cells(prop[n, "reg"]); return r == "" ? 0 : r + 0 }
+function port_index(n,   r) { split(cells(prop[n, "reg"]), r, " "); return 1 in r ? hex(r[1]) : 0 }
 function port_entity(port,   e) {
 	e = parent(port)
 	if (e ~ /\/ports$/)
