@@ -340,7 +340,7 @@ usage() {
 		  N900_BENCH_SIZES    chain lengths for bench (default "16 64 256 1024 4096")
 		  N900_QEMU_MEM       guest RAM (default 256M; 768M for chain-4096
 		                      under the debug kernel)
-		  N900_BOOT_TIMEOUT   seconds before QEMU is killed (default 2400;
+		  N900_BOOT_TIMEOUT   seconds before QEMU is killed (default 3600;
 		                      1800 for bench)
 		  N900_CACHE_DIR      kernel/apt/ccache cache (default $CACHE)
 		  N900_JOBS           parallel make jobs (default $(nproc))

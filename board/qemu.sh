@@ -139,7 +139,7 @@ show_console() {
 
 # boot_guest [OPTIONS] FLAVOUR MODE TOPOLOGY RUN NAME (see the top)
 boot_guest() {
-	local path=direct how='' append='' timeout=${N900_BOOT_TIMEOUT:-2400}
+	local path=direct how='' append='' timeout=${N900_BOOT_TIMEOUT:-3600}
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--uboot) path=uboot; shift ;;

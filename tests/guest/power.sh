@@ -203,9 +203,9 @@ ok=0
 [ "$policy" = "policy: autosuspend" ] && [ "$streamed" = "" ] && [ "$held" = "$want" ] &&
 	[ "$ups1" = 7 ] && [ "$ups2" = 7 ] && [ "$left" = "" ] &&
 	[ -n "$last_us" ] && [ -n "$off_ms" ] && [ "$off_ms" -ge 10000 ] &&
-	[ "$off_ms" -le 15000 ] && ok=1
+	[ "$off_ms" -le 20000 ] && ok=1
 ktap_result $ok autosuspend_policy_keeps_power \
 	"$policy; powered before: '$streamed'; just after a capture: $held (expected $want)" \
 	"power-ups: $ups1 for the first capture, $ups2 after the second (expected 7 and 7); powered at the end: '$left'" \
-	"the first power-off ${off_ms:-(none)} ms after the second capture's last frame (expected 10000 to 15000)"
+	"the first power-off ${off_ms:-(none)} ms after the second capture's last frame (expected 10000 to 20000: the delay, and at most as much again on a loaded host)"
 media-ctl -r

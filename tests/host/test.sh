@@ -161,7 +161,7 @@ boot() {
 		mapfile -t lanes < <(awk -v p="$p" '$1 == p { print $2 }' "$run/guests" | sort -u)
 		mapfile -t names < <(awk -v p="$p" '$1 == p { print $3 }' "$run/guests")
 		t0=$SECONDS pids=() ticks=0
-		say "==> $p boot: $(grep -c "^$p " "$run/guests") test guests (timeout ${N900_BOOT_TIMEOUT:-2400}s each): $(awk -v p="$p" '$1 == p { printf "%s ", $3 }' "$run/guests")"
+		say "==> $p boot: $(grep -c "^$p " "$run/guests") test guests (timeout ${N900_BOOT_TIMEOUT:-3600}s each): $(awk -v p="$p" '$1 == p { printf "%s ", $3 }' "$run/guests")"
 		for l in "${lanes[@]}"; do
 			lane "$run" "$p" "$l" &
 			pids+=($!)
