@@ -14,7 +14,9 @@
  *    it. That case is run here (frames.sh with N900_FRAMES_SET): its frame
  *    must be the model's, and with only this control put back to its
  *    default, the next frame must not be: the driver reads the control,
- *    as the model says.
+ *    as the model says. The controls that the same case sets are checked
+ *    in one run of it, one after the other, each put back to the case's
+ *    value before the next.
  *
  * So a control that nothing reads fails, whether or not a case sets it.
  * Output is KTAP, one result per writable control.
@@ -153,35 +155,6 @@ static const char *non_pixel_reason(unsigned int id)
 	return NULL;
 }
 
-/*
- * Run case @s->index of frames.sh, one frame, which must be the reference
- * model's for the case, then with @s->entity's @var back at @def, one
- * frame, which must not be. Returns 1 when so; prints frames.sh's
- * diagnostics.
- */
-static int changes_frame(const struct setting *s, const char *var,
-			 long long def)
-{
-	char cmd[512], set[256], line[512];
-	int ok = 0;
-	FILE *p;
-
-	snprintf(set, sizeof(set), "%s %s=%lld", s->entity, var, def);
-	if (setenv("N900_FRAMES_SET", set, 1) || setenv("N900_FRAMES", "1", 1))
-		return 0;
-	snprintf(cmd, sizeof(cmd), FRAMES_SH " %u %u 2>&1", s->index, s->index);
-	p = popen(cmd, "r");
-	if (!p)
-		return 0;
-	while (fgets(line, sizeof(line), p)) {
-		if (!strncmp(line, "ok ", 3))
-			ok = 1;
-		else if (line[0] == '#')
-			printf("# frames.sh: %s", line + 2);
-	}
-	return pclose(p) == 0 && ok;
-}
-
 /* a writable control of a subdevice */
 struct control {
 	char entity[64];
@@ -189,6 +162,8 @@ struct control {
 	char var[64];
 	unsigned int id;
 	int def;
+	const struct setting *s;	/* the case that sets it */
+	int verdict;			/* its case run: 1 if it acts, else 0 */
 };
 
 static struct control controls[256];
@@ -224,28 +199,85 @@ static int list_controls(const char *path, const char *entity)
 	return 0;
 }
 
-/* whether control @c acts on the frames as the model says, or need not */
-static int check_control(const struct control *c)
+/*
+ * Run the case of control @first once (frames.sh, one frame a capture),
+ * with every control from @first on that the same case sets: its frame
+ * must be the reference model's, and with each control in turn back at
+ * its default, the next must not be. Sets each one's verdict; prints
+ * frames.sh's diagnostics.
+ */
+static void run_case(unsigned int first)
 {
+	static char set[8192];
+	unsigned int idx = controls[first].s->index, members[64];
+	unsigned int seen[64] = { 0 }, oks[64] = { 0 };
+	unsigned int i, n = 0, k;
+	char cmd[512], line[512];
+	size_t len = 0;
+	FILE *p;
+
+	for (i = first; i < ncontrols && n < 64; i++) {
+		const struct control *c = &controls[i];
+		int w;
+
+		if (!c->s || c->s->index != idx)
+			continue;
+		w = snprintf(set + len, sizeof(set) - len, "%s %s=%d %s=%lld\n",
+			     c->entity, c->var, c->def, c->var, c->s->value);
+		if (w < 0 || (size_t)w >= sizeof(set) - len)
+			break;
+		len += w;
+		members[n++] = i;
+	}
+	for (k = 0; k < n; k++)
+		controls[members[k]].verdict = 0;
+	if (setenv("N900_FRAMES_SET", set, 1) || setenv("N900_FRAMES", "1", 1))
+		return;
+	snprintf(cmd, sizeof(cmd), FRAMES_SH " %u %u 2>&1", idx, idx);
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	/* one "# ctrl-set K ok" line, and no other of set K, for a pass */
+	while (fgets(line, sizeof(line), p)) {
+		char word[8] = "";
+
+		if (sscanf(line, "# ctrl-set %u %7s", &k, word) == 2 &&
+		    k >= 1 && k <= n) {
+			seen[k - 1]++;
+			oks[k - 1] += !strcmp(word, "ok:");
+		}
+		if (line[0] == '#')
+			printf("# frames.sh: %s", line + 2);
+	}
+	pclose(p);
+	for (k = 0; k < n; k++)
+		controls[members[k]].verdict = seen[k] == 1 && oks[k] == 1;
+}
+
+/* whether control @i acts on the frames as the model says, or need not */
+static int check_control(unsigned int i)
+{
+	struct control *c = &controls[i];
 	const char *reason = non_pixel_reason(c->id);
-	const struct setting *s = find_case(c->entity, c->var, c->def);
 
 	if (reason) {
 		printf("# %s: %s: not on pixels: %s\n", c->entity, c->var,
 		       reason);
 		return 1;
 	}
-	if (!s) {
+	if (!c->s) {
 		printf("# %s: %s: no case of frames.spec sets it to other than its default %d, and it is not listed as acting on no pixels\n",
 		       c->entity, c->var, c->def);
 		return 0;
 	}
 	printf("# %s: %s: case %s sets %lld; run again with its default %d\n",
-	       c->entity, c->var, s->case_name, s->value, c->def);
-	if (changes_frame(s, c->var, c->def))
+	       c->entity, c->var, c->s->case_name, c->s->value, c->def);
+	if (c->verdict < 0)	/* its case not run yet: with the others it sets */
+		run_case(i);
+	if (c->verdict > 0)
 		return 1;
 	printf("# %s: %s: the frames of case %s are not the reference model's for %lld, or do not change with the control back at its default\n",
-	       c->entity, c->var, s->case_name, s->value);
+	       c->entity, c->var, c->s->case_name, c->s->value);
 	return 0;
 }
 
@@ -287,7 +319,14 @@ int main(int argc, char **argv)
 	ktap_result(!broken, "ctrl-coverage.subdevices # %u writable controls",
 		    ncontrols);
 	for (i = 0; i < ncontrols; i++) {
-		int ok = check_control(&controls[i]);
+		struct control *c = &controls[i];
+
+		c->verdict = -1;
+		c->s = non_pixel_reason(c->id) ? NULL :
+		       find_case(c->entity, c->var, c->def);
+	}
+	for (i = 0; i < ncontrols; i++) {
+		int ok = check_control(i);
 
 		failed += !ok;
 		ktap_result(ok, "ctrl-coverage.%s.%s", controls[i].evar,

@@ -11,15 +11,17 @@
 # LAST (1-based), so that the test guests can share them.
 #
 # For ctrl-coverage (tests/guest/ctrl-coverage.c): N900_FRAMES frames per
-# capture instead of 8; with N900_FRAMES_SET="ENTITY CTRLS", once a capture
-# has given the reference model's frames, set those controls (one put back
-# to its default) and capture again: each frame must then differ from the
-# model's frame of the case.
+# capture instead of 8; with N900_FRAMES_SET, lines of "ENTITY CTRL=DEFAULT
+# CTRL=VALUE", once a capture has given the reference model's frames, for
+# each line: set the control to its default and capture again, each frame
+# must then differ from the model's frame of the case ("# ctrl-set K ok"
+# for line K when so), and set it back to the case's VALUE.
 T=/usr/lib/n900/tests
 SPEC=/etc/n900/frames.spec
 EXPECTED=/etc/n900/frames.expected
 FRAMES=${N900_FRAMES:-8}
 differ=
+cur_set=
 # shellcheck source=tests/guest/lib/ktap.sh
 . /usr/lib/n900/tests/lib/ktap.sh
 
@@ -171,19 +173,38 @@ grab() { # DEVICE: capture, and compare every frame with the model's
 	check "$name" "$log"
 	check_bg
 	[ -n "${N900_FRAMES_SET:-}" ] && [ -z "$err" ] || return 0
-	out=$(set_ctrls "$N900_FRAMES_SET")
-	if [ -n "$out" ]; then
-		err="set-ctrl $N900_FRAMES_SET: $out"
-		return
-	fi
-	# shellcheck disable=SC2086 # $feed is the input node and its file
-	if ! log=$("$T/capture" "$1" "$FRAMES" /tmp/frames.bin $feed); then
-		err="capture: $(echo "$log" | tail -n 1)"
-		return
-	fi
-	differ=1
-	check "$name" "$log"
-	differ=
+	# each line "ENTITY CTRL=DEFAULT CTRL=VALUE": the control at its
+	# default, the frames must change; then back at the case's value
+	nset=0 nbad=0
+	while IFS= read -r cur_set; do
+		[ -n "$cur_set" ] || continue
+		nset=$((nset + 1))
+		back=${cur_set##* }
+		cur_set=${cur_set% *}
+		out=$(set_ctrls "$cur_set")
+		[ -z "$out" ] || err="set-ctrl $cur_set: $out"
+		# shellcheck disable=SC2086 # $feed is the input node and its file
+		if [ -z "$err" ] &&
+			! log=$("$T/capture" "$1" "$FRAMES" /tmp/frames.bin $feed); then
+			err="capture: $(echo "$log" | tail -n 1)"
+		elif [ -z "$err" ]; then
+			differ=1
+			check "$name" "$log"
+			differ=
+		fi
+		out=$(set_ctrls "${cur_set% *} $back")
+		[ -z "$out" ] || err="${err:+$err; }set-ctrl back ${cur_set% *} $back: $out"
+		if [ -z "$err" ]; then
+			echo "# ctrl-set $nset ok: $cur_set changes the frames"
+		else
+			echo "# ctrl-set $nset not ok: $err"
+			nbad=$((nbad + 1))
+			err=
+		fi
+	done <<EOF
+$N900_FRAMES_SET
+EOF
+	[ "$nbad" = 0 ] || err="$nbad of $nset controls at their default did not change the frames"
 }
 
 check() { # EXPECTED-NAME CAPTURE-LOG: the frames in /tmp/frames.bin
@@ -230,10 +251,10 @@ check() { # EXPECTED-NAME CAPTURE-LOG: the frames in /tmp/frames.bin
 		fi
 		if [ -n "$differ" ]; then
 			if [ -z "$want" ] || [ "$got" = "$want" ]; then
-				err="frame $f${seq:+ (sequence $seq)}: md5 $got, with ${N900_FRAMES_SET:-} still the reference model's ${want:-(none)} of the case"
+				err="frame $f${seq:+ (sequence $seq)}: md5 $got, with $cur_set still the reference model's ${want:-(none)} of the case"
 				break
 			fi
-			echo "# frame $f: md5 $got, with ${N900_FRAMES_SET:-}, not the model's of the case"
+			echo "# frame $f: md5 $got, with $cur_set, not the model's of the case"
 		elif [ "$got" != "$want" ]; then
 			err="frame $f${seq:+ (sequence $seq)}: md5 $got, the reference model's ${want:-(none for this sequence number)}"
 			break
