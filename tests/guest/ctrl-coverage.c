@@ -16,7 +16,8 @@
  *    default, the next frame must not be: the driver reads the control,
  *    as the model says. The controls that the same case sets are checked
  *    in one run of it, one after the other, each put back to the case's
- *    value before the next.
+ *    value before the next; the case's frame must then be the model's
+ *    again, or none of them passes.
  *
  * So a control that nothing reads fails, whether or not a case sets it.
  * Output is KTAP, one result per writable control.
@@ -163,7 +164,7 @@ struct control {
 	unsigned int id;
 	int def;
 	const struct setting *s;	/* the case that sets it */
-	int verdict;			/* its case run: 1 if it acts, else 0 */
+	int verdict;	/* -1: its case not run yet; then 1 if it acts, else 0 */
 };
 
 static struct control controls[256];
@@ -224,8 +225,10 @@ static void run_case(unsigned int first)
 			continue;
 		w = snprintf(set + len, sizeof(set) - len, "%s %s=%d %s=%lld\n",
 			     c->entity, c->var, c->def, c->var, c->s->value);
-		if (w < 0 || (size_t)w >= sizeof(set) - len)
+		if (w < 0 || (size_t)w >= sizeof(set) - len) {
+			set[len] = 0;	/* the rest: a run of their own */
 			break;
+		}
 		len += w;
 		members[n++] = i;
 	}
@@ -270,7 +273,7 @@ static int check_control(unsigned int i)
 		       c->entity, c->var, c->def);
 		return 0;
 	}
-	printf("# %s: %s: case %s sets %lld; run again with its default %d\n",
+	printf("# %s: %s: case %s sets %lld; in a run of it, back at its default %d\n",
 	       c->entity, c->var, c->s->case_name, c->s->value, c->def);
 	if (c->verdict < 0)	/* its case not run yet: with the others it sets */
 		run_case(i);

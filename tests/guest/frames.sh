@@ -14,14 +14,18 @@
 # capture instead of 8; with N900_FRAMES_SET, lines of "ENTITY CTRL=DEFAULT
 # CTRL=VALUE", once a capture has given the reference model's frames, for
 # each line: set the control to its default and capture again, each frame
-# must then differ from the model's frame of the case ("# ctrl-set K ok"
-# for line K when so), and set it back to the case's VALUE.
+# must then differ from the model's frame of the case, and set it back to
+# the case's VALUE; then one more capture must give the model's frames
+# again, and only then are the lines' verdicts printed ("# ctrl-set K ok"
+# for line K). Only the case's first capture does this (a "capture&"
+# node alongside it is not captured again).
 T=/usr/lib/n900/tests
 SPEC=/etc/n900/frames.spec
 EXPECTED=/etc/n900/frames.expected
 FRAMES=${N900_FRAMES:-8}
 differ=
 cur_set=
+sets_done=
 # shellcheck source=tests/guest/lib/ktap.sh
 . /usr/lib/n900/tests/lib/ktap.sh
 
@@ -172,10 +176,13 @@ grab() { # DEVICE: capture, and compare every frame with the model's
 	fi
 	check "$name" "$log"
 	check_bg
-	[ -n "${N900_FRAMES_SET:-}" ] && [ -z "$err" ] || return 0
+	# the controls' lines once a case (its first capture; not for "capture&")
+	[ -n "${N900_FRAMES_SET:-}" ] && [ -z "$err" ] && [ -z "$sets_done" ] ||
+		return 0
+	sets_done=1
 	# each line "ENTITY CTRL=DEFAULT CTRL=VALUE": the control at its
 	# default, the frames must change; then back at the case's value
-	nset=0 nbad=0
+	nset=0 nbad=0 verdicts=
 	while IFS= read -r cur_set; do
 		[ -n "$cur_set" ] || continue
 		nset=$((nset + 1))
@@ -193,17 +200,36 @@ grab() { # DEVICE: capture, and compare every frame with the model's
 			differ=
 		fi
 		out=$(set_ctrls "${cur_set% *} $back")
+		# left at its default, it would change the next ones' frames
 		[ -z "$out" ] || err="${err:+$err; }set-ctrl back ${cur_set% *} $back: $out"
 		if [ -z "$err" ]; then
-			echo "# ctrl-set $nset ok: $cur_set changes the frames"
+			verdicts="$verdicts# ctrl-set $nset ok: $cur_set changes the frames
+"
 		else
-			echo "# ctrl-set $nset not ok: $err"
+			verdicts="$verdicts# ctrl-set $nset not ok: $err
+"
 			nbad=$((nbad + 1))
-			err=
 		fi
+		[ -z "$out" ] || break
+		err=
 	done <<EOF
 $N900_FRAMES_SET
 EOF
+	# every control back at the case's value: the reference frames again,
+	# else no control's verdict holds (each fails for want of its line)
+	cur_set=
+	# shellcheck disable=SC2086 # $feed is the input node and its file
+	if [ -z "$err" ] &&
+		! log=$("$T/capture" "$1" "$FRAMES" /tmp/frames.bin $feed); then
+		err="capture: $(echo "$log" | tail -n 1)"
+	elif [ -z "$err" ]; then
+		check "$name" "$log"
+	fi
+	if [ -n "$err" ]; then
+		err="not the reference frames once the controls were put back: $err"
+		return
+	fi
+	printf '%s' "$verdicts"
 	[ "$nbad" = 0 ] || err="$nbad of $nset controls at their default did not change the frames"
 }
 
@@ -273,6 +299,7 @@ while IFS= read -r line; do
 		restore_params
 		name=${line#case }
 		err=
+		sets_done=
 		k=$((k + 1))
 		skip=
 		feed=
