@@ -69,22 +69,8 @@ mv "/tmp/$FILE" "$FW/$FILE"
 # the frame rate of the main pipeline (1296x984 to the resizer, 640x480),
 # the sensor running free: the synthetic scene without noise, then the
 # default scene with noise (diagnostics: timings of a shared machine)
-F=SGRBG10_1X10/1296x984
-# the main pipeline (/usr/lib/n900/main-pipeline.sh's links and formats)
-LINKS='"et8ek8 3-003e":0 -> "video-bus-switch":0 [1]'
-LINKS="$LINKS, \"video-bus-switch\":2 -> \"OMAP3 ISP CCP2\":0 [1]"
-LINKS="$LINKS, \"OMAP3 ISP CCP2\":1 -> \"OMAP3 ISP CCDC\":0 [1]"
-LINKS="$LINKS, \"OMAP3 ISP CCDC\":1 -> \"OMAP3 ISP lens shading\":0 [1]"
-LINKS="$LINKS, \"OMAP3 ISP white balance\":1 -> \"OMAP3 ISP preview\":0 [1]"
-LINKS="$LINKS, \"OMAP3 ISP preview\":1 -> \"OMAP3 ISP resizer\":0 [1]"
-LINKS="$LINKS, \"OMAP3 ISP resizer\":1 -> \"OMAP3 ISP resizer output\":0 [1]"
-FMTS="\"et8ek8 3-003e\":0 [fmt:$F], \"video-bus-switch\":2 [fmt:$F], \"OMAP3 ISP CCP2\":1 [fmt:$F]"
-FMTS="$FMTS, \"OMAP3 ISP CCDC\":1 [fmt:$F], \"OMAP3 ISP lens shading\":1 [fmt:$F], \"OMAP3 ISP white balance\":1 [fmt:$F]"
-FMTS="$FMTS, \"OMAP3 ISP preview\":1 [fmt:UYVY8_1X16/1296x984], \"OMAP3 ISP resizer\":1 [fmt:UYVY8_1X16/640x480]"
-media-ctl -r -l "$LINKS" -V "$FMTS"
-dev=$(media-ctl -e 'OMAP3 ISP resizer output')
-v4l2-ctl -d "$dev" --set-fmt-video=width=640,height=480,pixelformat=UYVY
-v4l2-ctl -d "$L" --set-ctrl focus_absolute=512
+# (main-pipeline.sh: lens shading on, white balance gains, lens in focus)
+dev=$(/usr/lib/n900/main-pipeline.sh 1296x984 640x480 2>/dev/null | tail -n 1)
 
 rate() { # the frames per second of 12 frames, from the 2nd to the last
 	"$T/capture" "$dev" 12 /dev/null |
