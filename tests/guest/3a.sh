@@ -65,7 +65,11 @@ key() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
 u16() { od -An -tu2 -j "$1" -N 2 "$2" | tr -d ' '; }
 elapsed() { awk -v t0="$1" '{ printf "%.0f", $1 - t0 }' /proc/uptime; }
 
+LSC=$(media-ctl -e 'OMAP3 ISP lens shading')
+# lens shading off (n900-3a predicts the preview's luma from the AEWB
+# sums, taken before it), white balance gains at unity
 wb_unity() {
+	v4l2-ctl -d "$LSC" --set-ctrl lens_shading_correction=0
 	v4l2-ctl -d "$WB" --set-ctrl digital_gain=256,white_balance_gain_gr=32,white_balance_gain_r=32,white_balance_gain_b=32,white_balance_gain_gb=32
 }
 

@@ -81,4 +81,9 @@ synthetic=$(rate)
 v4l2-ctl -d "$S" --set-ctrl test_pattern=3,sensor_noise=1
 image=$(rate)
 v4l2-ctl -d "$S" --set-ctrl free_running=0,test_pattern=0
+# the suites after this one (3a.sh) find the pixel controls at their
+# defaults: main-pipeline.sh turned lens shading on and set gains
+v4l2-ctl -d "$(media-ctl -e 'OMAP3 ISP lens shading')" --set-ctrl lens_shading_correction=0
+v4l2-ctl -d "$(media-ctl -e 'OMAP3 ISP white balance')" \
+	--set-ctrl white_balance_gain_r=32,white_balance_gain_b=32
 ktap_diag "main pipeline 1296x984 -> 640x480: synthetic scene, no noise: $synthetic fps; default scene with noise: $image fps ($(awk -v a="$image" -v b="$synthetic" 'BEGIN { if (b > 0) printf "%.0f", 100 * a / b }') %)"
