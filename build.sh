@@ -187,7 +187,8 @@ cmd_bench() {
 		skip=
 		[ "$kernel" = patched ] || skip="${all[*]}"
 		N900_SKIP_PATCHES=$skip guest release test n900
-		for topo in mesh-256 "${sizes[@]/#/chain-}"; do
+		# chains-N: chain N/4 and chain N in one boot, for the scaling
+		for topo in mesh-256 "${sizes[@]/#/chain-}" "chains-${sizes[${#sizes[@]} - 1]}"; do
 			run dtb "$TOP/dts/build.sh" "$topo"
 			say "==> bench: $kernel kernel on $topo (console: $LOGS/bench-$kernel-$topo.log)"
 			run boot "$TOP/board/qemu.sh" boot release bench "$topo" "$RUN" "bench-$kernel-$topo" >/dev/null

@@ -6,6 +6,8 @@
 # in the device tree, the driver does not change.
 #
 #   chain N  N entities in a line, every link enabled, into "chain output"
+#   chains N chain N/4 and chain N as two ISPs (two media devices, N/4's
+#            first) in one tree: ./build.sh bench times both in one boot
 #   fan N    one source fanning out to N entities, which fan back into one
 #            sink (one of those links enabled), into "fan output"
 #   mesh N   a grid of side floor(sqrt(N)): each entity's sink has links
@@ -17,10 +19,11 @@
 #            vanilla 6.12 from 16x16 = 256 entities on
 set -euo pipefail
 
-usage() { echo "usage: $0 chain|fan|mesh N" >&2; exit 2; }
+usage() { echo "usage: $0 chain|chains|fan|mesh N" >&2; exit 2; }
 [ $# -eq 2 ] || usage
 topo=$1 n=$2
 if ! [[ $n =~ ^[0-9]+$ ]] || [ "$n" -lt 1 ]; then usage; fi
+[ "$topo" != chains ] || [ "$n" -ge 4 ] || usage
 
 # entity NAME LABEL NPORTS: open a pass-through node; then port lines
 entity_open() {
@@ -30,17 +33,23 @@ entity_open() {
 	printf '\t\t\tports {\n\t\t\t\t#address-cells = <1>;\n\t\t\t\t#size-cells = <0>;\n'
 }
 entity_close() { printf '\t\t\t};\n\t\t};\n'; }
-# port REG ENDPOINT... where ENDPOINT is "label:remote:enabled(0/1)"
+# port REG ENDPOINT... where ENDPOINT is "label:remote:enabled(0/1)"; a
+# lone endpoint is "endpoint", without an address (as dtc's graph checks
+# want it, and a sixth smaller: dts/build.sh refuses trees over 2 MiB)
 port() {
 	local reg=$1 ep i=0 lab rem en
 	shift
 	printf '\t\t\t\tport@%d {\n\t\t\t\t\treg = <%d>;\n' "$reg" "$reg"
-	if [ $# -gt 0 ]; then
+	if [ $# -gt 1 ]; then
 		printf '\t\t\t\t\t#address-cells = <1>;\n\t\t\t\t\t#size-cells = <0>;\n'
 	fi
 	for ep in "$@"; do
 		IFS=: read -r lab rem en <<<"$ep"
-		printf '\t\t\t\t\t%s: endpoint@%d {\n\t\t\t\t\t\treg = <%d>;\n' "$lab" $i $i
+		if [ $# -gt 1 ]; then
+			printf '\t\t\t\t\t%s: endpoint@%d {\n\t\t\t\t\t\treg = <%d>;\n' "$lab" $i $i
+		else
+			printf '\t\t\t\t\t%s: endpoint {\n' "$lab"
+		fi
 		printf '\t\t\t\t\t\tremote-endpoint = <&%s>;\n' "$rem"
 		[ "$en" = 1 ] && printf '\t\t\t\t\t\tn900emu,link-enabled;\n'
 		printf '\t\t\t\t\t};\n'
@@ -62,27 +71,43 @@ cat <<HDR
 /plugin/;
 
 &{/} {
-	isp {
-		compatible = "n900emu,omap3-isp";
-		#clock-cells = <1>;
-		label = "N900 stress: $topo-$n";
-
 HDR
 
-case $topo in
-chain)
-	for ((i = 0; i < n; i++)); do
+# isp_open NODE LABEL [CLOCK-PREFIX]: open an ISP node (a media device);
+# a second ISP names its own clocks (clock names are global)
+isp_open() {
+	printf '\t%s {\n\t\tcompatible = "n900emu,omap3-isp";\n' "$1"
+	printf '\t\t#clock-cells = <1>;\n\t\tlabel = "%s";\n' "$2"
+	[ -z "${3:-}" ] ||
+		printf '\t\tclock-output-names = "%s_xclka", "%s_xclkb", "%s_mclk";\n' "$3" "$3" "$3"
+	printf '\n'
+}
+# chain_body N PREFIX: N entities in a line into "chain output"; PREFIX
+# keeps the endpoint labels of two chains in one tree apart
+chain_body() {
+	local i p=$2
+	for ((i = 0; i < $1; i++)); do
 		entity_open "pt$i" "chain $i"
-		if [ "$i" -eq 0 ]; then port 0; else port 0 "c${i}_in:c$((i - 1))_out:1"; fi
-		if [ "$i" -eq $((n - 1)) ]; then
-			port 1 "c${i}_out:vin:1"
+		if [ "$i" -eq 0 ]; then port 0; else port 0 "${p}c${i}_in:${p}c$((i - 1))_out:1"; fi
+		if [ "$i" -eq $(($1 - 1)) ]; then
+			port 1 "${p}c${i}_out:${p}vin:1"
 		else
-			port 1 "c${i}_out:c$((i + 1))_in:0"
+			port 1 "${p}c${i}_out:${p}c$((i + 1))_in:0"
 		fi
 		entity_close
 	done
-	video video-out "chain output" vin "c$((n - 1))_out"
-	;;
+	video video-out "chain output" "${p}vin" "${p}c$(($1 - 1))_out"
+}
+
+if [ "$topo" = chains ]; then
+	isp_open isp-quarter "N900 stress: chain-$((n / 4))" quarter
+	chain_body $((n / 4)) q
+	printf '\t};\n'
+fi
+if [ "$topo" = chains ]; then isp_open isp "N900 stress: chain-$n"; else isp_open isp "N900 stress: $topo-$n"; fi
+
+case $topo in
+chain | chains) chain_body "$n" '' ;;
 fan)
 	entity_open src "fan source"
 	port 0

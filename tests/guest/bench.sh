@@ -4,14 +4,32 @@
 # whole pipeline), then the media controller timings (mc-bench), then the
 # number of kernel WARNINGs and other splats of the boot.
 # tests/bench/bench-report.sh reads it all from the console log.
+#
+# Booted on two ISPs (dts/stress.sh chains N: chain N/4 and chain N, two
+# media devices), it times both in the same boot instead, in turn, three
+# rounds: t(N)/t(N/4) then compares two figures of one machine, where two
+# boots of it can differ by 1.5x in speed. Each line of mc-bench is
+# printed with "BENCH-ROUND round=R " in front.
 T=/usr/lib/n900/tests
 dmesg -n 1
-model=$(media-ctl -p | sed -n 's/^model *//p')
-out=$(media-ctl -p | sed -n 's/^- entity [0-9]*: \([a-z]* output\) .*/\1/p' | head -n 1)
-node=$(media-ctl -e "$out")
-echo "N900-BENCH-BEGIN $model"
-"$T/stress.sh"
-"$T/mc-bench" /dev/media0 "$node"
+# capture MEDIA: the capture node at the end of MEDIA's stress topology
+capture() {
+	out=$(media-ctl -d "$1" -p | sed -n 's/^- entity [0-9]*: \([a-z]* output\) .*/\1/p' | head -n 1)
+	media-ctl -d "$1" -e "$out"
+}
+if [ -e /dev/media1 ]; then
+	echo "N900-BENCH-BEGIN two ISPs: $(media-ctl -d /dev/media0 -p | sed -n 's/^model *//p'), $(media-ctl -d /dev/media1 -p | sed -n 's/^model *//p')"
+	n0=$(capture /dev/media0)
+	n1=$(capture /dev/media1)
+	for round in 1 2 3; do
+		"$T/mc-bench" /dev/media0 "$n0" | sed "s/^BENCH/BENCH-ROUND round=$round BENCH/"
+		"$T/mc-bench" /dev/media1 "$n1" | sed "s/^BENCH/BENCH-ROUND round=$round BENCH/"
+	done
+else
+	echo "N900-BENCH-BEGIN $(media-ctl -p | sed -n 's/^model *//p')"
+	"$T/stress.sh"
+	"$T/mc-bench" /dev/media0 "$(capture /dev/media0)"
+fi
 # every WARN() since boot (the log buffer keeps only the last few dozen),
 # and the other splats still in the log
 echo "BENCH warnings=$(cat /sys/kernel/warn_count 2>/dev/null || echo -)"
