@@ -14,8 +14,9 @@ tsv=
 #   KERNEL TOPOLOGY op=OP median_us=X    (mc-bench)
 #   KERNEL TOPOLOGY power ON OFF N       (stress.sh: powered on open, off on close)
 #   KERNEL TOPOLOGY stream ok|ERROR      (stress.sh test 4)
-#   KERNEL TOPOLOGY round R OP ENTITIES X  (two ISPs in one boot: X is
-#                                         median_us, or per_call_us)
+#   KERNEL TOPOLOGY dev OP ENTITIES X    (X: median_us, or per_call_us)
+#   KERNEL TOPOLOGY pair OP BIG/SMALL RATIO MIN MAX RUNS  (mc-bench's
+#                                        paired mode: two ISPs, one boot)
 #   KERNEL TOPOLOGY warnings K
 #   KERNEL TOPOLOGY kernel RELEASE
 records() {
@@ -35,12 +36,13 @@ records() {
 				for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 				print k, t, "call=" v["op"], v["per_call_us"]
 			}
-			/^BENCH-ROUND round=/ {
-				delete v
+			/^BENCH(-CALL)? op=/ {
+				x = $1 == "BENCH-CALL" ? v["per_call_us"] : v["median_us"]
+				print k, t, "dev", v["op"], v["entities"], x
+			}
+			/^BENCH-PAIR op=/ {
 				for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-				x = v["median_us"]
-				if ($3 == "BENCH-CALL") x = v["per_call_us"]
-				print k, t, "round", v["round"], v["op"], v["entities"], x
+				print k, t, "pair", v["op"], v["entities"], v["ratio"], v["min"], v["max"], v["runs"]
 			}
 			/^BENCH warnings=/ { split($2, kv, "="); print k, t, "warnings", kv[2] }
 			/^BENCH splats=/ { split($2, kv, "="); print k, t, "splats", kv[2] }
@@ -171,48 +173,30 @@ if grep -q ' call=' <<<"$data"; then
 	echo
 fi
 
-# the two ISPs of one boot (dts/stress.sh chains N): per kernel, operation
-# and round, t(N)/t(N/4); the median of the rounds
-scaling() { # KERNEL TOPOLOGY: the table's lines; the worst median last, as "worst X"
+# the two ISPs of one boot (dts/stress.sh chains N): per kernel and
+# operation, each graph's median and the median of the run by run ratios
+scaling() { # KERNEL TOPOLOGY: the table's lines, then "worst X OP SMALL BIG"
 	awk -v k="$1" -v t="$2" '
-		function median(a, n,   i, j, x) {
-			for (i = 2; i <= n; i++)
-				for (j = i; j > 1 && a[j - 1] > a[j]; j--) { x = a[j]; a[j] = a[j - 1]; a[j - 1] = x }
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-		}
-		$1 == k && $2 == t && $3 == "round" {
-			r = $4; op = $5; e = $6 + 0
-			if (!(op in seen)) { seen[op] = 1; ops[++nops] = op }
-			if (!(r in rseen)) { rseen[r] = 1; rounds[++nr] = r }
-			if (small == "" || e < small) small = e
-			if (e > big) big = e
-			val[op, r, e] = $7
-		}
+		$1 == k && $2 == t && $3 == "dev" { val[$4, $5 + 0] = $6 }
+		$1 == k && $2 == t && $3 == "pair" { ops[++n] = $4; pair[$4] = $5; r[$4] = $6; lo[$4] = $7; hi[$4] = $8; runs[$4] = $9 }
 		END {
 			worst = 0
-			for (i = 1; i <= nops; i++) {
-				op = ops[i]; n = 0; line = ""
-				delete q; delete ts; delete tb
-				for (j = 1; j <= nr; j++) {
-					a = val[op, rounds[j], small]; b = val[op, rounds[j], big]
-					if (a == "" || b == "" || a == 0) continue
-					q[++n] = b / a; ts[n] = a; tb[n] = b
-					line = line (line == "" ? "" : ", ") sprintf("%.2f", b / a)
-				}
-				if (!n) continue
-				m = median(q, n)
+			for (i = 1; i <= n; i++) {
+				op = ops[i]
+				split(pair[op], e, "/")
+				big = e[1] + 0; small = e[2] + 0
 				unit = op ~ /^(device_info|enum_entities|enum_links)$/ ? "µs a call" : "ms"
 				div = unit == "ms" ? 1000 : 1
-				printf "| %s | %.2f | %.2f | %s | %s | **%.2f** |\n", op, median(ts, n) / div,
-					median(tb, n) / div, unit, line, m
-				if (unit == "ms" && m > worst) { worst = m; wop = op }
+				printf "| %s | %.2f | %.2f | %s | %d | %.2f .. %.2f | **%.2f** |\n", op,
+					val[op, small] / div, val[op, big] / div, unit, runs[op], lo[op], hi[op], r[op]
+				if (unit == "ms" && r[op] > worst) { worst = r[op]; wop = op }
 			}
 			printf "worst %.2f %s %d %d\n", worst, wop, small, big
 		}' <<<"$data"
 }
 
 for k in vanilla patched; do
-	topo=$(awk -v k="$k" '$1 == k && $3 == "round" { print $2; exit }' <<<"$data")
+	topo=$(awk -v k="$k" '$1 == k && $3 == "pair" { print $2; exit }' <<<"$data")
 	[ -n "$topo" ] || continue
 	lines=$(scaling "$k" "$topo")
 	read -r _ worst wop small big <<<"$(tail -n 1 <<<"$lines")"
@@ -221,15 +205,19 @@ for k in vanilla patched; do
 
 		The same operations on chain $((small - 1)) and chain $((big - 1)) ($small and $big entities with
 		the capture node), two ISPs of one tree (\`dts/stress.sh chains $((big - 1))\`), in
-		one boot: \`mc-bench\` on one, then the other, three rounds. A
-		ratio of the tables above divides figures of two boots, and two boots
-		of this machine can differ by 1.5x in speed (the same
-		\`DEVICE_INFO\` call takes from 2 to 3.5 µs); here each round's
-		ratio divides two figures taken a minute apart. Linear is 4; the
-		last column is the median of the rounds.
+		one boot, each run on one followed by the same run on the other
+		(\`mc-bench\`'s paired mode). A ratio of the tables above divides
+		figures of two boots, and two boots of this machine can differ by
+		1.5x in speed (the same \`DEVICE_INFO\` call takes from 2 to 3.5
+		µs); here each ratio divides two runs made one after the other, and
+		the last column is their median (per call for the per-call
+		operations; linear is 4 for the others, 1 per call).
+		\`toggle_idle\` is \`toggle\` with the capture node closed: the
+		checks and graph walks of \`SETUP_LINK\` without the power
+		transitions.
 
-		| operation | chain $((small - 1)) | chain $((big - 1)) | unit | t($((big - 1)))/t($((small - 1))), rounds | median |
-		|---|---:|---:|---|---|---:|
+		| operation | chain $((small - 1)) | chain $((big - 1)) | unit | runs | t($((big - 1)))/t($((small - 1))), extremes | median |
+		|---|---:|---:|---|---:|---|---:|
 		$(sed '$d' <<<"$lines")
 
 		- the worst operation's scaling inside one boot, t($((big - 1)))/t($((small - 1))): **$worst** ($wop; target: at most 4.5)

@@ -6,10 +6,10 @@
 # tests/bench/bench-report.sh reads it all from the console log.
 #
 # Booted on two ISPs (dts/stress.sh chains N: chain N/4 and chain N, two
-# media devices), it times both in the same boot instead, in turn, three
-# rounds: t(N)/t(N/4) then compares two figures of one machine, where two
-# boots of it can differ by 1.5x in speed. Each line of mc-bench is
-# printed with "BENCH-ROUND round=R " in front.
+# media devices), it times both in the same boot instead, each run on one
+# followed by the same run on the other (mc-bench's paired mode):
+# t(N)/t(N/4) then compares two figures of one machine, where two boots of
+# it can differ by 1.5x in speed.
 T=/usr/lib/n900/tests
 dmesg -n 1
 # capture MEDIA: the capture node at the end of MEDIA's stress topology
@@ -19,12 +19,7 @@ capture() {
 }
 if [ -e /dev/media1 ]; then
 	echo "N900-BENCH-BEGIN two ISPs: $(media-ctl -d /dev/media0 -p | sed -n 's/^model *//p'), $(media-ctl -d /dev/media1 -p | sed -n 's/^model *//p')"
-	n0=$(capture /dev/media0)
-	n1=$(capture /dev/media1)
-	for round in 1 2 3; do
-		"$T/mc-bench" /dev/media0 "$n0" | sed "s/^BENCH/BENCH-ROUND round=$round BENCH/"
-		"$T/mc-bench" /dev/media1 "$n1" | sed "s/^BENCH/BENCH-ROUND round=$round BENCH/"
-	done
+	"$T/mc-bench" /dev/media0 "$(capture /dev/media0)" /dev/media1 "$(capture /dev/media1)"
 else
 	echo "N900-BENCH-BEGIN $(media-ctl -p | sed -n 's/^model *//p')"
 	"$T/stress.sh"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mc-bench MEDIA VIDEO: time the media controller operations that grow
- * with the size of the graph (./build.sh bench boots it on chain-N):
+ * mc-bench MEDIA VIDEO [MEDIA2 VIDEO2]: time the media controller
+ * operations that grow with the size of the graph (./build.sh bench boots
+ * it on chain-N, and on chains-N with two media devices):
  *
  *   enum      full enumeration the way media-ctl does it: ENUM_ENTITIES
  *             with MEDIA_ENT_ID_FLAG_NEXT from id 0, then ENUM_LINKS on
@@ -9,6 +10,8 @@
  *   topology  MEDIA_IOC_G_TOPOLOGY, both calls (counts, then the arrays)
  *   toggle    with VIDEO open (pipeline power on), disabling and enabling
  *             again the middle enabled data link: one SETUP_LINK pair
+ *   toggle_idle  the same pair with VIDEO closed: SETUP_LINK's checks
+ *             and graph walks without the power transitions
  *   power_on  open() of VIDEO, which powers up its whole pipeline
  *
  * and, per call, the ioctls of the enumeration against the cheapest one:
@@ -23,6 +26,14 @@
  *
  *   BENCH op=enum entities=1024 runs=9 median_us=123456 min_us=120000
  *   BENCH-CALL op=enum_links entities=1024 calls=1024 runs=9 median_us=52000 per_call_us=50.78
+ *
+ * With two media devices, each run on one is followed by the same run on
+ * the other, so that a change of the machine's speed meets both alike:
+ * a line per device, then the bigger graph's time over the smaller's,
+ * the median (and extremes) of the run by run ratios (per call for the
+ * per-call operations):
+ *
+ *   BENCH-PAIR op=enum entities=4097/1025 runs=31 ratio=4.21 min=3.90 max=4.80
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,9 +50,19 @@
 #define MAX_RUNS	31
 #define BUDGET_US	3000000.0
 
-static int media_fd;
-static const char *video_path;
-static unsigned int num_entities;
+/* a media device under test; two in the paired mode, timed in turn */
+struct mcdev {
+	int media_fd;
+	const char *video_path;
+	unsigned int num_entities;
+	/* the entities' ids and sizes, from the first enumeration */
+	struct media_entity_desc *descs;
+	size_t descs_size;
+	struct media_link_desc toggle_link;
+	int video_fd;
+};
+
+static struct mcdev devs[2], *cur = devs;
 
 static double now_us(void)
 {
@@ -69,10 +90,6 @@ static void *grow(void *buf, size_t *have, size_t want)
 	return buf;
 }
 
-/* the entities' ids and sizes, from the first enumeration */
-static struct media_entity_desc *descs;
-static size_t descs_size;
-
 /* one media-ctl style enumeration; returns the number of entities */
 static unsigned int enumerate(void)
 {
@@ -87,21 +104,21 @@ static unsigned int enumerate(void)
 	for (;;) {
 		memset(&ed, 0, sizeof(ed));
 		ed.id = id | MEDIA_ENT_ID_FLAG_NEXT;
-		if (ioctl(media_fd, MEDIA_IOC_ENUM_ENTITIES, &ed) < 0) {
+		if (ioctl(cur->media_fd, MEDIA_IOC_ENUM_ENTITIES, &ed) < 0) {
 			if (errno == EINVAL)
 				break;
 			die("MEDIA_IOC_ENUM_ENTITIES");
 		}
 		id = ed.id;
-		descs = grow(descs, &descs_size, (n + 1) * sizeof(*descs));
-		descs[n] = ed;
+		cur->descs = grow(cur->descs, &cur->descs_size, (n + 1) * sizeof(*cur->descs));
+		cur->descs[n] = ed;
 		pads = grow(pads, &pads_size, (ed.pads + 1) * sizeof(*pads));
 		links = grow(links, &links_size, (ed.links + 1) * sizeof(*links));
 		memset(&le, 0, sizeof(le));
 		le.entity = id;
 		le.pads = pads;
 		le.links = links;
-		if (ioctl(media_fd, MEDIA_IOC_ENUM_LINKS, &le) < 0)
+		if (ioctl(cur->media_fd, MEDIA_IOC_ENUM_LINKS, &le) < 0)
 			die("MEDIA_IOC_ENUM_LINKS");
 		n++;
 	}
@@ -120,7 +137,7 @@ static void get_topology(void)
 	static size_t es, is, ps, ls;
 
 	memset(&topo, 0, sizeof(topo));
-	if (ioctl(media_fd, MEDIA_IOC_G_TOPOLOGY, &topo) < 0)
+	if (ioctl(cur->media_fd, MEDIA_IOC_G_TOPOLOGY, &topo) < 0)
 		die("MEDIA_IOC_G_TOPOLOGY");
 	ents = grow(ents, &es, (topo.num_entities + 1) * sizeof(*ents));
 	intfs = grow(intfs, &is, (topo.num_interfaces + 1) * sizeof(*intfs));
@@ -130,12 +147,10 @@ static void get_topology(void)
 	topo.ptr_interfaces = (uintptr_t)intfs;
 	topo.ptr_pads = (uintptr_t)pads;
 	topo.ptr_links = (uintptr_t)links;
-	if (ioctl(media_fd, MEDIA_IOC_G_TOPOLOGY, &topo) < 0)
+	if (ioctl(cur->media_fd, MEDIA_IOC_G_TOPOLOGY, &topo) < 0)
 		die("MEDIA_IOC_G_TOPOLOGY");
 }
 
-static struct media_link_desc toggle_link;
-static int video_fd = -1;
 
 /* the middle enabled, mutable data link between two pads */
 static void pick_link(void)
@@ -164,13 +179,13 @@ static void pick_link(void)
 			continue;
 		for (j = 0; j < topo.num_pads; j++) {
 			if (pads[j].id == l->source_id) {
-				toggle_link.source.entity = pads[j].entity_id;
-				toggle_link.source.index = pads[j].index;
+				cur->toggle_link.source.entity = pads[j].entity_id;
+				cur->toggle_link.source.index = pads[j].index;
 				found++;
 			}
 			if (pads[j].id == l->sink_id) {
-				toggle_link.sink.entity = pads[j].entity_id;
-				toggle_link.sink.index = pads[j].index;
+				cur->toggle_link.sink.entity = pads[j].entity_id;
+				cur->toggle_link.sink.index = pads[j].index;
 				found++;
 			}
 		}
@@ -184,7 +199,7 @@ static void pick_link(void)
 
 static void op_enum(void)
 {
-	if (enumerate() != num_entities) {
+	if (enumerate() != cur->num_entities) {
 		errno = EIO;
 		die("the entity count changed");
 	}
@@ -197,11 +212,11 @@ static void op_topology(void)
 
 static void op_toggle(void)
 {
-	toggle_link.flags = 0;
-	if (ioctl(media_fd, MEDIA_IOC_SETUP_LINK, &toggle_link) < 0)
+	cur->toggle_link.flags = 0;
+	if (ioctl(cur->media_fd, MEDIA_IOC_SETUP_LINK, &cur->toggle_link) < 0)
 		die("MEDIA_IOC_SETUP_LINK (disable)");
-	toggle_link.flags = MEDIA_LNK_FL_ENABLED;
-	if (ioctl(media_fd, MEDIA_IOC_SETUP_LINK, &toggle_link) < 0)
+	cur->toggle_link.flags = MEDIA_LNK_FL_ENABLED;
+	if (ioctl(cur->media_fd, MEDIA_IOC_SETUP_LINK, &cur->toggle_link) < 0)
 		die("MEDIA_IOC_SETUP_LINK (enable)");
 }
 
@@ -209,11 +224,11 @@ static void op_toggle(void)
 static double op_power_on(void)
 {
 	double t0 = now_us(), t;
-	int fd = open(video_path, O_RDWR);
+	int fd = open(cur->video_path, O_RDWR);
 
 	t = now_us() - t0;
 	if (fd < 0)
-		die(video_path);
+		die(cur->video_path);
 	close(fd);
 	return t;
 }
@@ -223,8 +238,8 @@ static void op_device_info(void)
 	struct media_device_info info;
 	unsigned int i;
 
-	for (i = 0; i < num_entities; i++)
-		if (ioctl(media_fd, MEDIA_IOC_DEVICE_INFO, &info) < 0)
+	for (i = 0; i < cur->num_entities; i++)
+		if (ioctl(cur->media_fd, MEDIA_IOC_DEVICE_INFO, &info) < 0)
 			die("MEDIA_IOC_DEVICE_INFO");
 }
 
@@ -236,7 +251,7 @@ static void op_enum_entities(void)
 	for (;;) {
 		memset(&ed, 0, sizeof(ed));
 		ed.id = id | MEDIA_ENT_ID_FLAG_NEXT;
-		if (ioctl(media_fd, MEDIA_IOC_ENUM_ENTITIES, &ed) < 0) {
+		if (ioctl(cur->media_fd, MEDIA_IOC_ENUM_ENTITIES, &ed) < 0) {
 			if (errno == EINVAL)
 				break;
 			die("MEDIA_IOC_ENUM_ENTITIES");
@@ -253,15 +268,15 @@ static void op_enum_links(void)
 	struct media_links_enum le;
 	unsigned int i;
 
-	for (i = 0; i < num_entities; i++) {
-		pads = grow(pads, &pads_size, (descs[i].pads + 1) * sizeof(*pads));
+	for (i = 0; i < cur->num_entities; i++) {
+		pads = grow(pads, &pads_size, (cur->descs[i].pads + 1) * sizeof(*pads));
 		links = grow(links, &links_size,
-			     (descs[i].links + 1) * sizeof(*links));
+			     (cur->descs[i].links + 1) * sizeof(*links));
 		memset(&le, 0, sizeof(le));
-		le.entity = descs[i].id;
+		le.entity = cur->descs[i].id;
 		le.pads = pads;
 		le.links = links;
-		if (ioctl(media_fd, MEDIA_IOC_ENUM_LINKS, &le) < 0)
+		if (ioctl(cur->media_fd, MEDIA_IOC_ENUM_LINKS, &le) < 0)
 			die("MEDIA_IOC_ENUM_LINKS");
 	}
 }
@@ -273,78 +288,120 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void report(const char *op, double *t, unsigned int runs)
-{
-	qsort(t, runs, sizeof(*t), cmp);
-	printf("BENCH op=%s entities=%u runs=%u median_us=%.0f min_us=%.0f\n",
-	       op, num_entities, runs, t[runs / 2], t[0]);
-	fflush(stdout);
-}
+static unsigned int ndevs = 1;
 
-/* the median of runs of @fn, which makes @calls ioctls, per call */
-static void bench_calls(const char *op, void (*fn)(void), unsigned int calls)
+/*
+ * Runs @fn (timed whole), or @timed (which times itself), until it has run
+ * MIN_RUNS times and for BUDGET_US, at most MAX_RUNS times; with two
+ * devices, a run on each in turn, so that both meet the same machine. One
+ * line per device: the median of its runs; with @calls (the ioctls of a
+ * run: the device's entities plus @calls - 1), per call. With two
+ * devices, then the median of the second's time over the first's, run
+ * by run (per call with @calls).
+ */
+static void bench(const char *op, void (*fn)(void), double (*timed)(void),
+		  unsigned int calls)
 {
-	double t[MAX_RUNS], total = 0;
-	unsigned int runs = 0;
+	double t[2][MAX_RUNS], q[MAX_RUNS], total = 0;
+	unsigned int runs = 0, d, c[2];
 
+	for (d = 0; d < ndevs; d++)
+		c[d] = calls ? devs[d].num_entities + calls - 1 : 1;
 	while (runs < MAX_RUNS && (runs < MIN_RUNS || total < BUDGET_US)) {
-		double t0 = now_us();
+		for (d = 0; d < ndevs; d++) {
+			double t0 = now_us();
 
-		fn();
-		t[runs] = now_us() - t0;
-		total += t[runs];
-		runs++;
-	}
-	qsort(t, runs, sizeof(*t), cmp);
-	printf("BENCH-CALL op=%s entities=%u calls=%u runs=%u median_us=%.0f per_call_us=%.2f\n",
-	       op, num_entities, calls, runs, t[runs / 2], t[runs / 2] / calls);
-	fflush(stdout);
-}
-
-static void bench(const char *op, void (*fn)(void), double (*timed)(void))
-{
-	double t[MAX_RUNS], total = 0;
-	unsigned int runs = 0;
-
-	while (runs < MAX_RUNS && (runs < MIN_RUNS || total < BUDGET_US)) {
-		double t0 = now_us();
-
-		if (timed) {
-			t[runs] = timed();
-		} else {
-			fn();
-			t[runs] = now_us() - t0;
+			cur = &devs[d];
+			if (timed) {
+				t[d][runs] = timed();
+			} else {
+				fn();
+				t[d][runs] = now_us() - t0;
+			}
+			total += now_us() - t0;
 		}
-		total += now_us() - t0;
+		if (ndevs == 2)
+			q[runs] = t[1][runs] / c[1] / (t[0][runs] / c[0]);
 		runs++;
 	}
-	report(op, t, runs);
+	for (d = 0; d < ndevs; d++) {
+		qsort(t[d], runs, sizeof(t[d][0]), cmp);
+		if (calls)
+			printf("BENCH-CALL op=%s entities=%u calls=%u runs=%u median_us=%.0f per_call_us=%.2f\n",
+			       op, devs[d].num_entities, c[d], runs,
+			       t[d][runs / 2], t[d][runs / 2] / c[d]);
+		else
+			printf("BENCH op=%s entities=%u runs=%u median_us=%.0f min_us=%.0f\n",
+			       op, devs[d].num_entities, runs, t[d][runs / 2],
+			       t[d][0]);
+	}
+	if (ndevs == 2) {
+		qsort(q, runs, sizeof(q[0]), cmp);
+		printf("BENCH-PAIR op=%s entities=%u/%u runs=%u ratio=%.2f min=%.2f max=%.2f\n",
+		       op, devs[1].num_entities, devs[0].num_entities, runs,
+		       q[runs / 2], q[0], q[runs - 1]);
+	}
+	fflush(stdout);
+}
+
+/* each device's capture node open (@open), or closed */
+static void video_nodes(int open_them)
+{
+	unsigned int d;
+
+	for (d = 0; d < ndevs; d++) {
+		cur = &devs[d];
+		if (!open_them) {
+			close(cur->video_fd);
+			continue;
+		}
+		cur->video_fd = open(cur->video_path, O_RDWR);
+		if (cur->video_fd < 0)
+			die(cur->video_path);
+	}
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s /dev/mediaN /dev/videoN\n", argv[0]);
+	unsigned int d;
+
+	if (argc != 3 && argc != 5) {
+		fprintf(stderr, "usage: %s /dev/mediaN /dev/videoN [/dev/mediaM /dev/videoM]\n",
+			argv[0]);
 		return 2;
 	}
-	video_path = argv[2];
-	media_fd = open(argv[1], O_RDWR);
-	if (media_fd < 0)
-		die(argv[1]);
-	num_entities = enumerate();
+	ndevs = (argc - 1) / 2;
+	for (d = 0; d < ndevs; d++) {
+		cur = &devs[d];
+		cur->video_path = argv[2 + 2 * d];
+		cur->media_fd = open(argv[1 + 2 * d], O_RDWR);
+		if (cur->media_fd < 0)
+			die(argv[1 + 2 * d]);
+		cur->num_entities = enumerate();
+	}
+	/* the smaller graph first: the ratios are the bigger's over it */
+	if (ndevs == 2 && devs[0].num_entities > devs[1].num_entities) {
+		struct mcdev x = devs[0];
 
-	bench("enum", op_enum, NULL);
-	bench_calls("device_info", op_device_info, num_entities);
-	bench_calls("enum_entities", op_enum_entities, num_entities + 1);
-	bench_calls("enum_links", op_enum_links, num_entities);
-	bench("topology", op_topology, NULL);
-	pick_link();
-	video_fd = open(video_path, O_RDWR);
-	if (video_fd < 0)
-		die(video_path);
-	bench("toggle", op_toggle, NULL);
-	close(video_fd);
-	bench("power_on", NULL, op_power_on);
-	close(media_fd);
+		devs[0] = devs[1];
+		devs[1] = x;
+	}
+
+	bench("enum", op_enum, NULL, 0);
+	bench("device_info", op_device_info, NULL, 1);
+	bench("enum_entities", op_enum_entities, NULL, 2);
+	bench("enum_links", op_enum_links, NULL, 1);
+	bench("topology", op_topology, NULL, 0);
+	for (d = 0; d < ndevs; d++) {
+		cur = &devs[d];
+		pick_link();
+	}
+	bench("toggle_idle", op_toggle, NULL, 0);
+	video_nodes(1);
+	bench("toggle", op_toggle, NULL, 0);
+	video_nodes(0);
+	bench("power_on", NULL, op_power_on, 0);
+	for (d = 0; d < ndevs; d++)
+		close(devs[d].media_fd);
 	return 0;
 }
