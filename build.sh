@@ -175,9 +175,11 @@ cmd_merge() {
 # N900_BENCH_KERNELS the kernels (default "vanilla patched"; one of them
 # for a quick loop: BENCHMARKS.md then lacks the other's columns).
 cmd_bench() {
-	local what=${1:-all} kernel topo all=() sizes p skip
+	local what=${1:-all} kernel topo all=() sizes p skip big
 	case $what in all | mc | stream) ;; *) die "usage: ./build.sh bench [all|mc|stream]" ;; esac
 	read -r -a sizes <<<"${N900_BENCH_SIZES:-16 64 256 1024 4096}"
+	big=$(printf '%s\n' "${sizes[@]}" | sort -n | tail -n 1)
+	[ "${big:-0}" -ge 4 ] 2>/dev/null || big=
 	for p in "$TOP"/patches/*.patch; do all+=("$(basename "$p" | cut -c1-4)"); done
 	export N900_BOOT_TIMEOUT=${N900_BOOT_TIMEOUT:-1800}
 	new_run bench
@@ -187,8 +189,9 @@ cmd_bench() {
 		skip=
 		[ "$kernel" = patched ] || skip="${all[*]}"
 		N900_SKIP_PATCHES=$skip guest release test n900
-		# chains-N: chain N/4 and chain N in one boot, for the scaling
-		for topo in mesh-256 "${sizes[@]/#/chain-}" "chains-${sizes[${#sizes[@]} - 1]}"; do
+		# chains-N: chain N/4 and chain N in one boot, for the scaling (N
+		# the largest size, if at least 4)
+		for topo in mesh-256 "${sizes[@]/#/chain-}" ${big:+"chains-$big"}; do
 			run dtb "$TOP/dts/build.sh" "$topo"
 			say "==> bench: $kernel kernel on $topo (console: $LOGS/bench-$kernel-$topo.log)"
 			run boot "$TOP/board/qemu.sh" boot release bench "$topo" "$RUN" "bench-$kernel-$topo" >/dev/null
@@ -329,7 +332,8 @@ usage() {
 		                      virtio-9p when QEMU has it), 9p, or console
 		  N900_TOPOLOGY       the device tree to boot: n900 (default), a
 		                      dts/NAME.dtso of yours, or a generated stress
-		                      topology, chain-N, fan-N, mesh-N (U-Boot: only the
+		                      topology, chain-N, chains-N (two media devices),
+		                      fan-N, mesh-N (U-Boot: only the
 		                      configurations of board/n900.its)
 		  N900_FLAVOUR        kernel of the demo and the shell (default release)
 		                      and of modules, rootfs and boot (default debug)

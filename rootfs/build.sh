@@ -350,7 +350,7 @@ make_rootfs() {
 	# as two sections from the start of its section (2 MiB sections with
 	# the release flavour's LPAE). Padding the initrd (with zeros, which
 	# the kernel skips) to whole 2 MiB keeps the tree at a section start,
-	# so that all of a big one (chain-4096: 3.5 MiB once QEMU has doubled
+	# so that all of a big one (chain-4096: 2.7 MiB once QEMU has doubled
 	# it) is mapped.
 	size=$(stat -c %s "$BUILD/$flavour/rootfs.cpio")
 	truncate -s %2M "$BUILD/$flavour/rootfs.cpio"

@@ -28,7 +28,9 @@
  *   BENCH-CALL op=enum_links entities=1024 calls=1024 runs=9 median_us=52000 per_call_us=50.78
  *
  * With two media devices, each run on one is followed by the same run on
- * the other, so that a change of the machine's speed meets both alike:
+ * the other, so that a change of the machine's speed meets both alike
+ * (in alternating order, each timed run after an untimed one of its own:
+ * bench()):
  * a line per device, then the bigger graph's time over the smaller's,
  * the median (and extremes) of the run by run ratios (per call for the
  * per-call operations):
@@ -38,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/media.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +65,8 @@ struct mcdev {
 	int video_fd;
 };
 
-static struct mcdev devs[2], *cur = devs;
+static struct mcdev devs[2] = { { .video_fd = -1 }, { .video_fd = -1 } };
+static struct mcdev *cur = devs;
 
 static double now_us(void)
 {
@@ -290,35 +294,49 @@ static int cmp(const void *a, const void *b)
 
 static unsigned int ndevs = 1;
 
+/* one run of @fn (timed here) or of @timed (which times itself) on @d */
+static double run(struct mcdev *d, void (*fn)(void), double (*timed)(void))
+{
+	double t0 = now_us();
+
+	cur = d;
+	if (timed)
+		return timed();
+	fn();
+	return now_us() - t0;
+}
+
 /*
  * Runs @fn (timed whole), or @timed (which times itself), until it has run
- * MIN_RUNS times and for BUDGET_US, at most MAX_RUNS times; with two
- * devices, a run on each in turn, so that both meet the same machine. One
- * line per device: the median of its runs; with @calls (the ioctls of a
- * run: the device's entities plus @calls - 1), per call. With two
- * devices, then the median of the second's time over the first's, run
- * by run (per call with @calls).
+ * MIN_RUNS times and for BUDGET_US, at most MAX_RUNS times. With
+ * @per_call, a run makes as many ioctls as the device has entities, plus
+ * @extra_calls, and the figures are per call.
+ *
+ * With two devices, a run on each, one right after the other, so that a
+ * change of the machine's speed meets both alike; the smaller graph first
+ * in even runs, the bigger in odd ones, and each timed run right after an
+ * untimed one of its own (as the run before it on one device, it warms
+ * the caches up that the other graph's run evicted). The budget counts
+ * the timed runs of both.
+ *
+ * One line per device: the median of its runs; with two, then the median
+ * of the bigger graph's time over the smaller's, run by run.
  */
 static void bench(const char *op, void (*fn)(void), double (*timed)(void),
-		  unsigned int calls)
+		  bool per_call, unsigned int extra_calls)
 {
 	double t[2][MAX_RUNS], q[MAX_RUNS], total = 0;
-	unsigned int runs = 0, d, c[2];
+	unsigned int runs = 0, i, d, c[2];
 
 	for (d = 0; d < ndevs; d++)
-		c[d] = calls ? devs[d].num_entities + calls - 1 : 1;
+		c[d] = per_call ? devs[d].num_entities + extra_calls : 1;
 	while (runs < MAX_RUNS && (runs < MIN_RUNS || total < BUDGET_US)) {
-		for (d = 0; d < ndevs; d++) {
-			double t0 = now_us();
-
-			cur = &devs[d];
-			if (timed) {
-				t[d][runs] = timed();
-			} else {
-				fn();
-				t[d][runs] = now_us() - t0;
-			}
-			total += now_us() - t0;
+		for (i = 0; i < ndevs; i++) {
+			d = ndevs == 2 ? (i + runs) % 2 : 0;
+			if (ndevs == 2)
+				run(&devs[d], fn, timed);
+			t[d][runs] = run(&devs[d], fn, timed);
+			total += t[d][runs];
 		}
 		if (ndevs == 2)
 			q[runs] = t[1][runs] / c[1] / (t[0][runs] / c[0]);
@@ -326,7 +344,7 @@ static void bench(const char *op, void (*fn)(void), double (*timed)(void),
 	}
 	for (d = 0; d < ndevs; d++) {
 		qsort(t[d], runs, sizeof(t[d][0]), cmp);
-		if (calls)
+		if (per_call)
 			printf("BENCH-CALL op=%s entities=%u calls=%u runs=%u median_us=%.0f per_call_us=%.2f\n",
 			       op, devs[d].num_entities, c[d], runs,
 			       t[d][runs / 2], t[d][runs / 2] / c[d]);
@@ -387,20 +405,20 @@ int main(int argc, char **argv)
 		devs[1] = x;
 	}
 
-	bench("enum", op_enum, NULL, 0);
-	bench("device_info", op_device_info, NULL, 1);
-	bench("enum_entities", op_enum_entities, NULL, 2);
-	bench("enum_links", op_enum_links, NULL, 1);
-	bench("topology", op_topology, NULL, 0);
+	bench("enum", op_enum, NULL, false, 0);
+	bench("device_info", op_device_info, NULL, true, 0);
+	bench("enum_entities", op_enum_entities, NULL, true, 1);
+	bench("enum_links", op_enum_links, NULL, true, 0);
+	bench("topology", op_topology, NULL, false, 0);
 	for (d = 0; d < ndevs; d++) {
 		cur = &devs[d];
 		pick_link();
 	}
-	bench("toggle_idle", op_toggle, NULL, 0);
+	bench("toggle_idle", op_toggle, NULL, false, 0);
 	video_nodes(1);
-	bench("toggle", op_toggle, NULL, 0);
+	bench("toggle", op_toggle, NULL, false, 0);
 	video_nodes(0);
-	bench("power_on", NULL, op_power_on, 0);
+	bench("power_on", NULL, op_power_on, false, 0);
 	for (d = 0; d < ndevs; d++)
 		close(devs[d].media_fd);
 	return 0;

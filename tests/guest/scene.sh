@@ -81,8 +81,9 @@ synthetic=$(rate)
 v4l2-ctl -d "$S" --set-ctrl test_pattern=3,sensor_noise=1
 image=$(rate)
 v4l2-ctl -d "$S" --set-ctrl free_running=0,test_pattern=0
-# the suites after this one (3a.sh) find the pixel controls at their
-# defaults: main-pipeline.sh turned lens shading on and set gains
+# the suites after this one (3a.sh) find lens shading and the white
+# balance gains at their defaults: main-pipeline.sh changed them (and
+# left the lens at 512, which 3a.sh sets itself)
 v4l2-ctl -d "$(media-ctl -e 'OMAP3 ISP lens shading')" --set-ctrl lens_shading_correction=0
 v4l2-ctl -d "$(media-ctl -e 'OMAP3 ISP white balance')" \
 	--set-ctrl white_balance_gain_r=32,white_balance_gain_b=32
