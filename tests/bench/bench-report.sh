@@ -137,7 +137,8 @@ for op in enum topology toggle power_on; do
 	echo
 done
 
-last=${chains[${#chains[@]} - 1]:-}
+last=
+[ ${#chains[@]} -eq 0 ] || last=${chains[${#chains[@]} - 1]}
 if [ -n "$last" ]; then
 	speedup=$(ratio "$(get vanilla "chain-$last" op=enum)" "$(get patched "chain-$last" op=enum)")
 	scaling=$(ratio "$(get patched "chain-$last" op=enum)" "$(get patched "chain-$((last / 4))" op=enum)")
