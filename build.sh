@@ -332,8 +332,7 @@ usage() {
 		                      virtio-9p when QEMU has it), 9p, or console
 		  N900_TOPOLOGY       the device tree to boot: n900 (default), a
 		                      dts/NAME.dtso of yours, or a generated stress
-		                      topology, chain-N, chains-N (two media devices),
-		                      fan-N, mesh-N (U-Boot: only the
+		                      topology, chain-N, fan-N, mesh-N (U-Boot: only the
 		                      configurations of board/n900.its)
 		  N900_FLAVOUR        kernel of the demo and the shell (default release)
 		                      and of modules, rootfs and boot (default debug)

@@ -35,7 +35,8 @@ entity_open() {
 entity_close() { printf '\t\t\t};\n\t\t};\n'; }
 # port REG ENDPOINT... where ENDPOINT is "label:remote:enabled(0/1)"; a
 # lone endpoint is "endpoint", without an address (as dtc's graph checks
-# want it, and a fifth smaller: dts/build.sh refuses trees over 2 MiB)
+# want it, and a fifth smaller: dts/build.sh refuses trees over 2 MiB
+# less 10000 bytes)
 port() {
 	local reg=$1 ep i=0 lab rem en
 	shift

@@ -192,7 +192,10 @@ scaling() { # KERNEL TOPOLOGY: the table's lines, then "worst X OP SMALL BIG"
 					val[op, small] / div, val[op, big] / div, unit, runs[op], lo[op], hi[op], r[op]
 				if (unit == "ms" && r[op] > worst) { worst = r[op]; wop = op }
 			}
-			printf "worst %.2f %s %d %d\n", worst, wop == "" ? "-" : wop, small, big
+			if (wop == "")
+				printf "worst - - %d %d\n", small, big
+			else
+				printf "worst %.2f %s %d %d\n", worst, wop, small, big
 		}' <<<"$data"
 }
 
@@ -214,9 +217,9 @@ for k in vanilla patched; do
 		the capture node), two ISPs of one tree (\`dts/stress.sh chains $((big - 1))\`), in
 		one boot, each run on one followed by the same run on the other
 		(\`mc-bench\`'s paired mode). A ratio of the tables above divides
-		figures of two boots, and two boots of this machine can differ by
-		1.5x in speed (the same \`DEVICE_INFO\` call takes from 2 to 3.5
-		µs); here each ratio divides two runs made one after the other, and
+		figures of two boots, whose speeds can differ (compare their
+		\`DEVICE_INFO\` per call); here each ratio divides two runs made one
+		after the other, and
 		the last column is their median (per call for the per-call
 		operations; linear is 4 for the others, 1 per call).
 		\`toggle_idle\` is \`toggle\` with the capture node closed: the

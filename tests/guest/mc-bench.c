@@ -159,11 +159,14 @@ static void get_topology(void)
 /* the middle enabled, mutable data link between two pads */
 static void pick_link(void)
 {
-	struct media_v2_link *links = (void *)(uintptr_t)topo.ptr_links;
-	struct media_v2_pad *pads = (void *)(uintptr_t)topo.ptr_pads;
+	struct media_v2_link *links;
+	struct media_v2_pad *pads;
 	unsigned int i, j, cand = 0, want, found = 0;
 
+	/* the arrays of this call (they may have moved: grow()) */
 	get_topology();
+	links = (void *)(uintptr_t)topo.ptr_links;
+	pads = (void *)(uintptr_t)topo.ptr_pads;
 	for (i = 0; i < topo.num_links; i++)
 		if ((links[i].flags & MEDIA_LNK_FL_LINK_TYPE) == MEDIA_LNK_FL_DATA_LINK &&
 		    (links[i].flags & MEDIA_LNK_FL_ENABLED) &&
@@ -371,6 +374,7 @@ static void video_nodes(int open_them)
 		cur = &devs[d];
 		if (!open_them) {
 			close(cur->video_fd);
+			cur->video_fd = -1;
 			continue;
 		}
 		cur->video_fd = open(cur->video_path, O_RDWR);
