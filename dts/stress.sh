@@ -104,8 +104,10 @@ if [ "$topo" = chains ]; then
 	isp_open isp-quarter "N900 stress: chain-$((n / 4))" quarter
 	chain_body $((n / 4)) q
 	printf '\t};\n'
+	isp_open isp "N900 stress: chain-$n"
+else
+	isp_open isp "N900 stress: $topo-$n"
 fi
-if [ "$topo" = chains ]; then isp_open isp "N900 stress: chain-$n"; else isp_open isp "N900 stress: $topo-$n"; fi
 
 case $topo in
 chain | chains) chain_body "$n" '' ;;

@@ -219,9 +219,8 @@ for k in vanilla patched; do
 		(\`mc-bench\`'s paired mode). A ratio of the tables above divides
 		figures of two boots, whose speeds can differ (compare their
 		\`DEVICE_INFO\` per call); here each ratio divides two runs made one
-		after the other, and
-		the last column is their median (per call for the per-call
-		operations; linear is 4 for the others, 1 per call).
+		after the other, and the last column is their median (per call for
+		the per-call operations; linear is 4 for the others, 1 per call).
 		\`toggle_idle\` is \`toggle\` with the capture node closed: the
 		checks and graph walks of \`SETUP_LINK\` without the power
 		transitions.

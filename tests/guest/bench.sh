@@ -9,7 +9,7 @@
 # media devices), it times both in the same boot instead, each run on one
 # followed by the same run on the other (mc-bench's paired mode):
 # t(N)/t(N/4) then compares two figures of one machine, where two boots of
-# it can differ by 1.5x in speed.
+# it have differed by up to 1.8x in speed.
 T=/usr/lib/n900/tests
 dmesg -n 1
 # capture MEDIA: the capture node at the end of MEDIA's stress topology
