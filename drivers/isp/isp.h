@@ -365,7 +365,10 @@ struct isp_stage_stats {
  *	whose path starts at no source
  * @sequence: sequence number of the next frame
  * @feed_lock: serialises taking a buffer of this (output) node, returning
- *	its buffers, and @feeding and @sequence while it streams
+ *	its buffers, and @started, @feeding and @sequence while it streams
+ * @started: its STREAMON has succeeded and it has not stopped since: a
+ *	capture node takes buffers of this (output) node only then, not
+ *	those vb2 queues to the driver before a STREAMON that then fails
  * @feeding: the number of streaming capture nodes whose memory-to-memory
  *	path starts at this output node; it consumes no buffer of its own
  *	while there are any
@@ -387,7 +390,8 @@ struct isp_video {
 	struct task_struct *thread;
 	struct isp_frame *frame;
 	u32 sequence;
-	struct mutex feed_lock;		/* input buffers, feeding, sequence */
+	struct mutex feed_lock;		/* buffers, started, feeding, seq */
+	bool started;
 	unsigned int feeding;
 	u32 rendered;
 	struct isp_stage_stats stages;

@@ -153,7 +153,7 @@ static bool isp_video_capture_frame(struct isp_video *video)
 		input = isp_frame_input(video->frame);
 	if (input) {
 		mutex_lock(&input->feed_lock);
-		ibuf = isp_video_next_buffer(input);
+		ibuf = input->started ? isp_video_next_buffer(input) : NULL;
 		if (!ibuf) {
 			/* wait for an input frame, the buffer first in line */
 			mutex_unlock(&input->feed_lock);
@@ -365,6 +365,10 @@ static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 		goto err_s_stream;
 	}
 	video->thread = thread;
+	/* a capture node fed by this one may take its buffers from now on */
+	mutex_lock(&video->feed_lock);
+	video->started = true;
+	mutex_unlock(&video->feed_lock);
 	mutex_unlock(&isp->stream_lock);
 	return 0;
 
@@ -379,7 +383,9 @@ err_stop:
 	video_device_pipeline_stop(&video->vdev);
 err_unlock:
 	mutex_unlock(&isp->stream_lock);
+	mutex_lock(&video->feed_lock);
 	isp_return_buffers(video, VB2_BUF_STATE_QUEUED);
+	mutex_unlock(&video->feed_lock);
 	return ret;
 }
 
@@ -392,6 +398,10 @@ static void isp_video_halt(struct isp_video *video)
 {
 	struct media_pipeline *pipe;
 
+	/* no capture node takes a buffer of this one any more */
+	mutex_lock(&video->feed_lock);
+	video->started = false;
+	mutex_unlock(&video->feed_lock);
 	kthread_stop(video->thread);
 	video->thread = NULL;
 	isp_video_feed(video, false);
