@@ -424,7 +424,10 @@ static void isp_stop_streaming(struct vb2_queue *q)
 		isp_video_halt(video);
 	mutex_unlock(&isp->stream_lock);
 
-	/* a capture node may be rendering from one of an input node's buffers */
+	/*
+	 * Under the feed lock, as the failed start returns them: no capture
+	 * node holds one of them now (isp_video_halt() cleared @started).
+	 */
 	mutex_lock(&video->feed_lock);
 	isp_return_buffers(video, VB2_BUF_STATE_ERROR);
 	mutex_unlock(&video->feed_lock);
