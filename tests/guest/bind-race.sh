@@ -16,6 +16,8 @@
 . /etc/n900/functions
 # shellcheck source=tests/guest/lib/ktap.sh
 . /usr/lib/n900/tests/lib/ktap.sh
+# shellcheck source=tests/guest/lib/capture.sh
+. /usr/lib/n900/tests/lib/capture.sh
 T=/usr/lib/n900/tests
 LOG=/tmp/bind-race.log
 BLK=/sys/bus/platform/drivers/n900-isp-block
@@ -35,11 +37,7 @@ done
 v4l2-ctl -d "$node" --set-fmt-video=width=640,height=480,pixelformat=UYVY
 "$T/stream-hold" "$node" >$LOG 2>&1 &
 pid=$!
-i=0
-while ! grep -q '^stream-hold: holding' $LOG && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_held $LOG || :
 held=$(grep -c '^stream-hold: /dev/.* streams$' $LOG)
 early=0; [ -e /dev/media0 ] && early=1
 echo $DEV >$BLK/bind 2>/dev/null

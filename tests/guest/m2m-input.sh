@@ -16,6 +16,8 @@
 # that. One KTAP document; splats fail the run (tests/host/harness.sh).
 # shellcheck source=tests/guest/lib/ktap.sh
 . /usr/lib/n900/tests/lib/ktap.sh
+# shellcheck source=tests/guest/lib/capture.sh
+. /usr/lib/n900/tests/lib/capture.sh
 T=/usr/lib/n900/tests
 LOG=/tmp/m2m-input.log
 STOP=/tmp/m2m-input.stop
@@ -38,11 +40,7 @@ v4l2-ctl -d "$in" --set-fmt-video-out=width=320,height=240,pixelformat=GRBG
 
 "$T/stream-hold" "$out" >$LOG 2>&1 &
 pid=$!
-i=0
-while ! grep -q '^stream-hold: holding' $LOG && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_held $LOG || :
 grep -q "^stream-hold: $out streams$" $LOG ||
 	{ ok=0 bad="$out did not stream: $(tail -n 1 $LOG)"; }
 

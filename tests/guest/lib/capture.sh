@@ -21,3 +21,15 @@ wait_frames() {
 		_wf_i=$((_wf_i + 1))
 	done
 }
+
+# wait_held LOG: wait, up to 10 s, until a stream-hold in the background
+# (tests/guest/stream-hold.c, its output in LOG) has started its streams
+# and holds them. Status 1 when it has not.
+wait_held() {
+	_wh_i=0
+	while ! grep -q '^stream-hold: holding' "$1"; do
+		[ $_wh_i -lt 100 ] || return 1
+		sleep 0.1
+		_wh_i=$((_wh_i + 1))
+	done
+}
