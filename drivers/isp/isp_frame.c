@@ -436,6 +436,8 @@ static int isp_frame_setup(struct isp_video *video, struct isp_frame *f)
 		.width = f->width,
 		.height = f->height,
 		.stride = (size_t)f->width * 2,
+		/* the sensor clamps, and 8-bit samples widen to 10 */
+		.narrow = !f->input || f->in_code == MEDIA_BUS_FMT_SGRBG8_1X8,
 	};
 	struct v4l2_rect crop = { 0, 0, f->width, f->height };
 	enum isp_data data = f->source;

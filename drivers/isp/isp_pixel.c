@@ -9,6 +9,7 @@
 
 #include "isp_pixel.h"
 #include "isp_pixel_neon.h"
+#include "isp_pixel_words.h"
 
 #ifdef __KERNEL__
 #include <linux/string.h>
@@ -1200,7 +1201,7 @@ static inline u8 pix_luma(u32 contrast, u32 brightness, s32 y)
 }
 
 /*
- * One line of the preview; inlined twice by pix_preview_line(), once with
+ * One line of the preview; inlined twice by preview_line_from(), once with
  * @plain true, for the defaults (1.0, 0), where the luma is only clamped
  * (pix_luma() would give the same, a multiply and a clamp later), so that
  * the frames at the defaults cost what they did before the two controls.
@@ -1395,25 +1396,103 @@ static __always_inline void preview_line_pairs(const u16 *above,
 				  uyvy, contrast, brightness, odd, plain);
 }
 
-/**
- * pix_preview_line_from() - a preview line, but for some inner pairs
- * @p: the preview's settings
- * @above: the line above (mirrored at the frame's edge), @width samples
- * @line: the line, @width samples
- * @below: the line below
- * @y: the line's number: its Bayer colours
- * @width: samples a line
- * @from: the first inner column to compute, even, at least 2
- * @out: the line's output, 2 * @width bytes
- *
- * pix_preview_line() without the pairs at columns 2 .. @from - 1, which
- * a faster loop has written (pix_preview_inner_neon()). That loop knows
- * only even widths at the default contrast and brightness: at any other,
- * the whole line is computed.
+/*
+ * The inner pairs of a line inside the frame, at the default contrast and
+ * brightness, as preview_line_pairs() computes them, two pixels a 32-bit
+ * word (preview_word()): under TCG an integer instruction costs a tenth
+ * of a NEON one, whose operands go through memory, and a load or store
+ * twenty. The loop keeps every value in a register: it loads one word of
+ * each of the three lines a pair, addressed from the line's (the line
+ * above is @stride bytes before it, the one below @stride after, its
+ * output at a fixed distance), and carries the rest, the line above and
+ * the one below as their sum (the demosaic uses their samples only
+ * summed). Exact for samples of at most 10 bits, which the caller
+ * checks. Writes the pairs at columns 2 .. @width - 3 (@width even, at
+ * least 4).
  */
-void pix_preview_line_from(const struct pix_preview *p, const u16 *above,
-			   const u16 *line, const u16 *below, unsigned int y,
-			   unsigned int width, unsigned int from, u8 *out)
+static __always_inline void preview_inner_words(const u16 *line,
+						long stride,
+						unsigned int width, u8 *out,
+						unsigned int uyvy, bool odd)
+{
+	const u16 *above = (const u16 *)((const u8 *)line - stride);
+	const u16 *below = (const u16 *)((const u8 *)line + stride);
+	/* columns x + 2 and x + 3 of the line, for the pair at x */
+	const u8 *l = (const u8 *)(line + 4), *end = (const u8 *)(line + width);
+	/*
+	 * from there to the pair's output: an offset between two buffers,
+	 * one register fewer than a second pointer advanced in the loop
+	 */
+	uintptr_t to_out = (uintptr_t)out - (uintptr_t)(line + 2);
+	/* the line: columns x - 1 and x (lm), x and x + 1 (lc) */
+	u32 lm = pair_load(line + 1), lc = pair_load(line + 2);
+	/* above + below, the same columns */
+	u32 sc = pair_load(above + 2) + pair_load(below + 2);
+	u32 sm = (pair_load(above) + pair_load(below)) >> 16 | sc << 16;
+
+	for (; l < end; l += 4) {
+		u32 ln = get_unaligned_le32(l);
+		u32 sn = get_unaligned_le32(l - stride) +
+			 get_unaligned_le32(l + stride);
+		u32 lp = lc >> 16 | ln << 16, sp = sc >> 16 | sn << 16;
+
+		put_unaligned_le32(preview_word(lm, lc, lp, sm, sc, sp, uyvy,
+						odd), (u8 *)((uintptr_t)l + to_out));
+		lm = lp;
+		lc = ln;
+		sm = sp;
+		sc = sn;
+	}
+}
+
+/*
+ * preview_inner_words(), made for each output order and line colours;
+ * returns the first column it did not write
+ */
+static unsigned int preview_inner(const u16 *line, long stride,
+				  unsigned int width, u8 *out,
+				  unsigned int uyvy, unsigned int odd)
+{
+	if (uyvy && odd)
+		preview_inner_words(line, stride, width, out, 1, true);
+	else if (uyvy)
+		preview_inner_words(line, stride, width, out, 1, false);
+	else if (odd)
+		preview_inner_words(line, stride, width, out, 0, true);
+	else
+		preview_inner_words(line, stride, width, out, 0, false);
+	return width - 2;
+}
+
+/*
+ * whether lines @y0..@y1 - 1 of @in have no sample of more than 10 bits
+ * (@width even)
+ */
+static bool preview_narrow(const u16 *in, size_t stride, unsigned int width,
+			   unsigned int y0, unsigned int y1)
+{
+	unsigned int y, x;
+	u32 seen = 0;
+
+	for (y = y0; y < y1; y++) {
+		const u16 *line = (const u16 *)((const u8 *)in + y * stride);
+
+		for (x = 0; x + 2 <= width; x += 2)
+			seen |= pair_load(line + x);
+	}
+	return !(seen & 0xfc00fc00);
+}
+
+/*
+ * A line of the preview, but for the pairs at columns 2 .. @from - 1 (@from
+ * even, at least 2), which preview_inner_words() has written. That loop
+ * knows only even widths at the default contrast and brightness: at any
+ * other, the whole line is computed.
+ */
+static void preview_line_from(const struct pix_preview *p, const u16 *above,
+			      const u16 *line, const u16 *below,
+			      unsigned int y, unsigned int width,
+			      unsigned int from, u8 *out)
 {
 	bool plain = p->contrast == PIX_CONTRAST_DEF &&
 		     p->brightness == PIX_BRIGHTNESS_DEF;
@@ -1447,11 +1526,60 @@ void pix_preview_line_from(const struct pix_preview *p, const u16 *above,
 	}
 }
 
-void pix_preview_line(const struct pix_preview *p, const u16 *above,
-		      const u16 *line, const u16 *below, unsigned int y,
-		      unsigned int width, u8 *out)
+#ifndef __KERNEL__
+unsigned long pix_preview_word_lines;
+#endif
+
+/**
+ * pix_preview_lines() - lines of a frame through the preview
+ * @p: the preview's settings
+ * @in: the frame, @height lines of @width samples, @stride bytes apart
+ * @stride: bytes from a line to the next
+ * @width: samples a line
+ * @height: lines
+ * @narrow: no sample of @in has more than 10 bits, as the caller knows
+ *	(else the lines read are checked)
+ * @y0: the first line to compute
+ * @y1: the line after the last
+ * @out: the frame's output, @out_stride bytes a line
+ * @out_stride: bytes from an output line to the next
+ *
+ * Each line from the one above and the one below (mirrored at the
+ * frame's edges), a pixel pair a time; the inner pairs of the lines
+ * inside the frame two pixels a word (preview_inner_words()) where that
+ * gives the same output: even widths, the default contrast and
+ * brightness, and no sample of more than 10 bits in the lines read.
+ */
+void pix_preview_lines(const struct pix_preview *p, const u16 *in,
+		       size_t stride, unsigned int width, unsigned int height,
+		       bool narrow, unsigned int y0, unsigned int y1, u8 *out,
+		       size_t out_stride)
 {
-	pix_preview_line_from(p, above, line, below, y, width, 2, out);
+	bool words = p->contrast == PIX_CONTRAST_DEF &&
+		     p->brightness == PIX_BRIGHTNESS_DEF && width >= 4 &&
+		     !(width & 1) && height >= 2 &&
+		     (narrow || preview_narrow(in, stride, width,
+					       y0 ? y0 - 1 : 0,
+					       y1 < height ? y1 + 1 : height));
+	unsigned int y;
+
+	for (y = y0; y < y1; y++) {
+		const u8 *base = (const u8 *)in;
+		const u16 *line = (const u16 *)(base + y * stride);
+		const u16 *above = (const u16 *)(base + (y ? y - 1 : 1) * stride);
+		const u16 *below = (const u16 *)(base + (y + 1 < height ?
+							 y + 1 : y - 1) *
+						 stride);
+		u8 *o = out + y * out_stride;
+		unsigned int from = 2;
+
+		if (words && y && y + 1 < height) {
+			from = preview_inner(line, stride, width, o, p->uyvy,
+					     y & 1);
+			pix_preview_count_words();
+		}
+		preview_line_from(p, above, line, below, y, width, from, o);
+	}
 }
 
 /* -----------------------------------------------------------------------------
@@ -1467,24 +1595,6 @@ void pix_resizer_prepare(struct pix_resizer *r)
 unsigned int pix_resizer_src_line(const struct pix_resizer *r, unsigned int y)
 {
 	return (u32)((u64)y * r->vstep >> 16);
-}
-
-/*
- * (a * (256 - f) + b * f) >> 8 on each byte of @a and @b at once: two
- * bytes a time in 16-bit lanes, which the largest sum (255 * 256) fits
- */
-static inline u32 blend4(u32 a, u32 b, u32 f)
-{
-	u32 lo = (a & 0x00ff00ff) * (256 - f) + (b & 0x00ff00ff) * f;
-	u32 hi = ((a >> 8) & 0x00ff00ff) * (256 - f) +
-		 ((b >> 8) & 0x00ff00ff) * f;
-
-	return ((lo >> 8) & 0x00ff00ff) | (hi & 0xff00ff00);
-}
-
-static inline u32 blend(u32 a, u32 b, u32 f)
-{
-	return (a * (256 - f) + b * f) >> 8;
 }
 
 /*
@@ -1519,7 +1629,7 @@ static void resizer_h_edge(const struct pix_resizer *r, const u8 *tmp,
 				a = tmp[2 * ix + ly];
 				b = a;
 			}
-			luma[k] = blend(a, b, f);
+			luma[k] = words_blend(a, b, f);
 		}
 		if (x + 1 >= r->out_w) {	/* an odd width's last luma */
 			out[2 * x + ly] = luma[0];
@@ -1534,8 +1644,8 @@ static void resizer_h_edge(const struct pix_resizer *r, const u8 *tmp,
 		a = get_unaligned_le32(tmp + 4 * ix) >> (8 * lc);
 		b = get_unaligned_le32(tmp + 4 * j) >> (8 * lc);
 		for (k = 0; k < 2; k++)
-			chroma[k] = blend((a >> (16 * k)) & 0xff,
-					  (b >> (16 * k)) & 0xff, f);
+			chroma[k] = words_blend((a >> (16 * k)) & 0xff,
+						(b >> (16 * k)) & 0xff, f);
 		if (uyvy)
 			put_unaligned_le32(chroma[0] | luma[0] << 8 |
 					   chroma[1] << 16 | luma[1] << 24,
@@ -1548,64 +1658,67 @@ static void resizer_h_edge(const struct pix_resizer *r, const u8 *tmp,
 }
 
 /*
- * resizer_h_edge() for the output pairs before @end (even), whose two
- * lumas each have a next input pixel: the same output, with every value
- * the loop needs in a register (under TCG a load or store costs several
- * times an arithmetic instruction, and a spilled value costs two). The
- * positions advance by addition: pair x's lumas sample at x * hstep and
- * (x + 1) * hstep, its chroma at x / 2 * hstep, half the first.
+ * resizer_h_edge() for the output pairs @x .. @end - 1 (@x, @end even),
+ * whose two lumas each have a next input pixel: the same output
+ * (resizer_word()), with every value the loop needs in a register (under
+ * TCG a load or store costs twenty times an arithmetic instruction, and
+ * a spilled value costs two). The positions advance by addition: pair x's
+ * lumas sample at x * hstep and (x + 1) * hstep, its chroma at x / 2 *
+ * hstep, half the first.
  */
 static __always_inline void resizer_h_inner(const u8 *tmp, u8 *out,
-					    unsigned int end, u32 hstep,
-					    unsigned int half,
+					    unsigned int x, unsigned int end,
+					    u32 hstep, unsigned int half,
 					    unsigned int uyvy)
 {
-	unsigned int ly = uyvy ? 8 : 0, lc = uyvy ? 0 : 8;
 	u8 *o, *oend = out + 2 * end;
-	u32 p0 = 0;
+	u32 p0 = x * hstep;
 
-	for (o = out; o < oend; o += 4, p0 += 2 * hstep) {
-		u32 p1 = p0 + hstep, pc = p0 >> 1;
-		u32 w0 = get_unaligned_le32(tmp + 2 * (p0 >> 16)) >> ly;
-		u32 w1 = get_unaligned_le32(tmp + 2 * (p1 >> 16)) >> ly;
-		u32 ic = pc >> 16, j = ic + 1 < half ? ic + 1 : ic;
-		u32 a = get_unaligned_le32(tmp + 4 * ic) >> lc;
-		u32 b = get_unaligned_le32(tmp + 4 * j) >> lc;
-		u32 l0 = blend(w0 & 0xff, (w0 >> 16) & 0xff, (p0 >> 8) & 0xff);
-		u32 l1 = blend(w1 & 0xff, (w1 >> 16) & 0xff, (p1 >> 8) & 0xff);
-		/* U and V in 16-bit lanes, as blend4() does */
-		u32 fc = (pc >> 8) & 0xff;
-		u32 uv = (a & 0x00ff00ff) * (256 - fc) +
-			 (b & 0x00ff00ff) * fc;
+	for (o = out + 2 * x; o < oend; o += 4, p0 += 2 * hstep) {
+		u32 p1 = p0 + hstep, ic = p0 >> 17;
+		u32 j = ic + 1 < half ? ic + 1 : ic;
 
-		uv = (uv >> 8) & 0x00ff00ff;
-		if (uyvy)
-			put_unaligned_le32(uv | l0 << 8 | l1 << 24, o);
-		else
-			put_unaligned_le32(l0 | uv << 8 | l1 << 16, o);
+		put_unaligned_le32(resizer_word(get_unaligned_le32(tmp + 2 * (p0 >> 16)),
+						get_unaligned_le32(tmp + 2 * (p1 >> 16)),
+						get_unaligned_le32(tmp + 4 * ic),
+						get_unaligned_le32(tmp + 4 * j),
+						p0, p1, uyvy), o);
 	}
 }
 
-/*
- * @in0 is input line pix_resizer_src_line(@y), @in1 the one after it (the
- * same line at the bottom edge); @tmp has room for one input line. The
- * vertical blend runs on four bytes a time (the line is 2 * in_w bytes,
- * in_w even), the horizontal one writes an output pair (two lumas, U, V)
- * a time.
+/**
+ * pix_resizer_line() - one output line of the resizer
+ * @r: the resizer's settings (pix_resizer_prepare())
+ * @y: the output line
+ * @in0: input line pix_resizer_src_line(@y)
+ * @in1: the input line after it (the same line at the bottom edge)
+ * @out: the output line, 2 * @r->out_w bytes
+ * @tmp: room for one input line, 2 * @r->in_w bytes
+ * @uyvy: UYVY, else YUYV
+ * @fast: faster loops that do part of each pass (the resizer block's
+ *	NEON ones, run between kernel_neon_begin() and kernel_neon_end()),
+ *	or NULL
+ *
+ * The vertical blend of the two input lines into @tmp, on four bytes a
+ * time (the line is 2 * in_w bytes, in_w even), then the horizontal one,
+ * an output pair (two lumas, U, V) a time.
  */
 void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 		      const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
-		      unsigned int uyvy)
+		      unsigned int uyvy, const struct pix_resizer_fast *fast)
 {
 	u32 fy = ((u64)y * r->vstep >> 8) & 0xff;
-	unsigned int i, n = 2 * r->in_w, end = r->out_w & ~1u;
+	unsigned int i = 0, n = 2 * r->in_w, x = 0, end = r->out_w & ~1u;
+	unsigned int half = r->in_w / 2;
 
-	for (i = 0; i + 4 <= n; i += 4)
-		put_unaligned_le32(blend4(get_unaligned_le32(in0 + i),
-					  get_unaligned_le32(in1 + i), fy),
+	if (fast)
+		i = fast->vblend(in0, in1, tmp, n, fy);
+	for (; i + 4 <= n; i += 4)
+		put_unaligned_le32(words_blend4(get_unaligned_le32(in0 + i),
+						get_unaligned_le32(in1 + i), fy),
 				   tmp + i);
 	for (; i < n; i++)
-		tmp[i] = blend(in0[i], in1[i], fy);
+		tmp[i] = words_blend(in0[i], in1[i], fy);
 
 	/*
 	 * the pairs before the first whose second luma has no next pixel:
@@ -1614,10 +1727,12 @@ void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 	 */
 	while (end && ((end - 1) * r->hstep >> 16) + 1 >= r->in_w)
 		end -= 2;
+	if (fast)
+		x = fast->hpairs(tmp, out, end, r->hstep, half, uyvy);
 	if (uyvy)
-		resizer_h_inner(tmp, out, end, r->hstep, r->in_w / 2, 1);
+		resizer_h_inner(tmp, out, x, end, r->hstep, half, 1);
 	else
-		resizer_h_inner(tmp, out, end, r->hstep, r->in_w / 2, 0);
+		resizer_h_inner(tmp, out, x, end, r->hstep, half, 0);
 	resizer_h_edge(r, tmp, out, end, uyvy);
 }
 

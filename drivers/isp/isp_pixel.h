@@ -292,12 +292,28 @@ struct pix_preview {
 	unsigned int uyvy;
 };
 
-void pix_preview_line(const struct pix_preview *p, const u16 *above,
-		      const u16 *line, const u16 *below, unsigned int y,
-		      unsigned int width, u8 *out);
-void pix_preview_line_from(const struct pix_preview *p, const u16 *above,
-			   const u16 *line, const u16 *below, unsigned int y,
-			   unsigned int width, unsigned int from, u8 *out);
+void pix_preview_lines(const struct pix_preview *p, const u16 *in,
+		       size_t stride, unsigned int width, unsigned int height,
+		       bool narrow, unsigned int y0, unsigned int y1, u8 *out,
+		       size_t out_stride);
+
+/*
+ * The lines whose inner pairs pix_preview_lines() computed two pixels a
+ * word: counted in the host build only, for tests/host/preview-line.c,
+ * which checks that the loop ran where it should
+ */
+#ifdef __KERNEL__
+static inline void pix_preview_count_words(void)
+{
+}
+#else
+extern unsigned long pix_preview_word_lines;
+
+static inline void pix_preview_count_words(void)
+{
+	pix_preview_word_lines++;
+}
+#endif
 
 /**
  * struct pix_resizer - resizer: bilinear scaling of YUV 4:2:2
@@ -324,9 +340,26 @@ struct pix_resizer {
 
 void pix_resizer_prepare(struct pix_resizer *r);
 unsigned int pix_resizer_src_line(const struct pix_resizer *r, unsigned int y);
+/**
+ * struct pix_resizer_fast - faster loops for part of a resizer line
+ *	(pix_resizer_vblend_neon(), pix_resizer_hpairs_neon())
+ * @vblend: the vertical blend of @n bytes of @in0 and @in1 into @tmp, by
+ *	@f (Q8), from the start; returns how many bytes it did
+ * @hpairs: the output pairs from column 0 to at most @end (even), all of
+ *	whose lumas have a next input pixel, from the blended line @tmp;
+ *	returns the column it stopped at, even
+ */
+struct pix_resizer_fast {
+	unsigned int (*vblend)(const u8 *in0, const u8 *in1, u8 *tmp,
+			       unsigned int n, unsigned int f);
+	unsigned int (*hpairs)(const u8 *tmp, u8 *out, unsigned int end,
+			       unsigned int hstep, unsigned int half,
+			       unsigned int uyvy);
+};
+
 void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
 		      const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
-		      unsigned int uyvy);
+		      unsigned int uyvy, const struct pix_resizer_fast *fast);
 
 /*
  * Statistics of the raw frame at the CCDC video port (n900_isp_stats.h):

@@ -4,8 +4,10 @@
  *
  * Each gives, sample for sample, what its C version in isp_pixel.c gives:
  * the C is the reference (the host model runs it; frames.sh compares the
- * guest's frames with the model's; tests/host/pixel-neon.c compares the two
- * under qemu-arm, and n900_isp.neon=0 runs the C in the guest).
+ * guest's frames with the model's; under qemu-arm, tests/host/pixel-neon.c
+ * compares the line stages' loop with the C and tests/host/resizer-line.c
+ * the resizer's with the documented scaling; n900_isp.neon=0 runs the C
+ * in the guest).
  *
  * Under QEMU's TCG (7.2), a NEON instruction that writes a new register
  * from others (VADD, VSUB, VMUL, VAND, VORR, VBIC, VMAX, VMIN, VSHL,
@@ -19,11 +21,25 @@
  * of the 32-bit lanes (even and odd samples apart); a product and a sum
  * stay two instructions (opaque(), else the compiler fuses them).
  *
+ * That is their throughput; a chain of dependent ones costs more, 1.5 to
+ * 1.9 ns an instruction under qemu-arm here (TCG keeps the vector
+ * registers in memory: each instruction loads its operands and stores
+ * its result), against 0.16 for a chain of integer ADDs, which stay in
+ * host registers.
+ *
  * Measured in the guest (release kernel, 1280x960, one boot, three runs
- * each way through n900_isp.neon): the preview 7.1-8.0 ms a frame
- * against 12.6-13.2 ms in C, the line stages 4.6-5.0 against 6.6-7.2.
- * The resizer's vertical blend gained nothing measurable (its horizontal
- * pass, a gather, takes most of its time) and stays in C.
+ * each way through n900_isp.neon): the line stages 4.6-5.0 ms a frame
+ * against 6.6-7.2 in C. The preview had a NEON loop too (7.1-8.0 ms
+ * against 12.6-13.2 in the C of then); a C loop on words of two pixels
+ * that keeps all its values in registers, preview_inner_words() in
+ * isp_pixel.c, took 5.2 ms a frame where the NEON loop took 6.5 and 6.8
+ * in the same boot, and replaced it. The resizer's vertical blend on
+ * NEON's arithmetic gained nothing measurable; what its loops here use
+ * NEON for is loads and stores of 64 bits, a single access of the guest
+ * each where the C makes two (an access costs about twenty integer
+ * instructions under TCG), with the arithmetic on the integer registers
+ * (isp_pixel_words.h, the C's): 4.0 ms a frame against the C's 4.6, 1.1
+ * against 1.3 at 640x480 (medians of six runs each way, one boot).
  *
  * Built with the kernel's FPU flags (CC_FLAGS_FPU), so it includes no
  * kernel header; the caller runs it between kernel_neon_begin() and
@@ -31,6 +47,7 @@
  */
 
 #include "isp_pixel_neon.h"
+#include "isp_pixel_words.h"
 
 /*
  * sparse cannot parse GCC's <arm_neon.h> (its builtins): it checks this
@@ -50,19 +67,11 @@ typedef __UINT64_TYPE__ u64;
 #define opaque(v)	asm("" : "+w" (v))
 
 /*
- * A constant in every lane, made where it is used (VMOV.I16 Qd, #k): the
- * compiler can neither multiply by a scalar lane instead (VMUL.I16 Qd,
+ * A constant in every lane, made where it is used (VMOV.I32 Qd, #k): the
+ * compiler can neither multiply by a scalar lane instead (VMUL.I32 Qd,
  * Qn, Dm[x], a helper call under TCG) nor keep it in a register across
  * the loop, which spills others to the stack.
  */
-static inline uint16x8_t lanes(u16 k)
-{
-	uint16x8_t v = vdupq_n_u16(k);
-
-	asm volatile("" : "+w" (v));
-	return v;
-}
-
 static inline uint32x4_t lanes32(u32 k)
 {
 	uint32x4_t v = vdupq_n_u32(k);
@@ -72,30 +81,12 @@ static inline uint32x4_t lanes32(u32 k)
 }
 
 /* @a * @b, not fused with what uses it */
-static inline uint16x8_t mul16(uint16x8_t a, uint16x8_t b)
-{
-	uint16x8_t p = vmulq_u16(a, b);
-
-	opaque(p);
-	return p;
-}
-
 static inline uint32x4_t mul32(uint32x4_t a, uint32x4_t b)
 {
 	uint32x4_t p = vmulq_u32(a, b);
 
 	opaque(p);
 	return p;
-}
-
-/* @m ? @a : @b on each bit, in three cheap instructions, not VBSL */
-static inline uint16x8_t select16(uint16x8_t m, uint16x8_t a, uint16x8_t b)
-{
-	uint16x8_t x = vandq_u16(a, m), y = vbicq_u16(b, m);
-
-	opaque(x);
-	opaque(y);
-	return vorrq_u16(x, y);
 }
 
 /* the even samples of @v, and the odd ones, in 32-bit lanes */
@@ -210,144 +201,117 @@ unsigned int pix_line_chain_neon(const struct pix_chain_line *p,
 }
 
 /*
- * Four output pairs of a preview line, columns x .. x + 7, as
- * preview_window() and preview_pair() of isp_pixel.c compute them, from
- * columns x - 1 .. x + 6 (*m), x .. x + 7 (*0) and x + 1 .. x + 8 (*p) of
- * the line (l*), the one above (a*) and the one below (b*): the same
- * sums, rounded the same way, in 16-bit lanes. Exact for samples of at
- * most 10 bits (the caller checks): then no sum leaves 16 bits and the
- * RGB, Y, U and V fit the C's clamps, which change nothing.
+ * the two words at @p, any alignment, 64 bits in one load: VLD1 of a D
+ * register, a single access of the guest
  */
-static __always_inline void preview_eight(uint16x8_t lm, uint16x8_t l0,
-					  uint16x8_t lp, uint16x8_t am,
-					  uint16x8_t a0, uint16x8_t ap,
-					  uint16x8_t bm, uint16x8_t b0,
-					  uint16x8_t bp, u8 *out, int odd,
-					  int uyvy)
+static inline uint32x2_t load64(const void *p)
 {
-	/* lanes 0, 2, 4, 6: the pairs' first columns */
-	const uint16x8_t first = vreinterpretq_u16_u32(lanes32(0xffff));
-	/* avg2() and avg4() of the four neighbours across, and diagonal */
-	uint16x8_t hs = vaddq_u16(lm, lp), vs = vaddq_u16(a0, b0);
-	uint16x8_t across = vrshrq_n_u16(hs, 1), down = vrshrq_n_u16(vs, 1);
-	uint16x8_t cross = vrshrq_n_u16(vaddq_u16(hs, vs), 2);
-	uint16x8_t diag = vrshrq_n_u16(vaddq_u16(vaddq_u16(am, ap),
-						 vaddq_u16(bm, bp)), 2);
-	uint16x8_t r, g, b, y, u, v;
-	uint32x4_t y32, cu, cv;
-
-	if (odd) {	/* B Gb */
-		r = select16(first, diag, down);
-		g = select16(first, cross, l0);
-		b = select16(first, l0, across);
-	} else {	/* Gr R */
-		r = select16(first, across, l0);
-		g = select16(first, l0, cross);
-		b = select16(first, down, diag);
-	}
-	r = vshrq_n_u16(r, 2);
-	g = vshrq_n_u16(g, 2);
-	b = vshrq_n_u16(b, 2);
-	/*
-	 * BT.601, limited range. U and V are signed, modulo 2^16 until the
-	 * arithmetic shift; then + 128, they are 16..240
-	 */
-	y = vaddq_u16(vaddq_u16(mul16(r, lanes(66)), mul16(g, lanes(129))),
-		      mul16(b, lanes(25)));
-	y = vaddq_u16(vrshrq_n_u16(y, 8), lanes(16));
-	u = vsubq_u16(vsubq_u16(mul16(b, lanes(112)), mul16(r, lanes(38))),
-		      mul16(g, lanes(74)));
-	v = vsubq_u16(vsubq_u16(mul16(r, lanes(112)), mul16(g, lanes(94))),
-		      mul16(b, lanes(18)));
-	u = vaddq_u16(vreinterpretq_u16_s16(vrshrq_n_s16(vreinterpretq_s16_u16(u),
-							 8)), lanes(128));
-	v = vaddq_u16(vreinterpretq_u16_s16(vrshrq_n_s16(vreinterpretq_s16_u16(v),
-							 8)), lanes(128));
-	/* a pair's chroma: the rounded mean of its two pixels' */
-	cu = vrshrq_n_u32(vaddq_u32(even32(u), odd32(u)), 1);
-	cv = vrshrq_n_u32(vaddq_u32(even32(v), odd32(v)), 1);
-	/* a pair a 32-bit lane: Y0 | Y1 << 16, all below 256 */
-	y32 = vreinterpretq_u32_u16(y);
-	if (uyvy)	/* U Y0 V Y1 */
-		y32 = vorrq_u32(vorrq_u32(cu, vshlq_n_u32(y32, 8)),
-				vshlq_n_u32(cv, 16));
-	else		/* Y0 U Y1 V */
-		y32 = vorrq_u32(vorrq_u32(y32, vshlq_n_u32(cu, 8)),
-				vshlq_n_u32(cv, 24));
-	vst1q_u8(out, vreinterpretq_u8_u32(y32));
+	return vreinterpret_u32_u8(vld1_u8(p));
 }
 
-/*
- * The inner pairs, eight columns at a time: each step loads the columns it
- * reads, x - 1 .. x + 8 of the three lines, as three overlapping vectors
- * a line (measured under TCG: as fast as loading eight columns once a
- * step and shifting the next eight in with VEXT, a helper call each).
- */
-static __always_inline unsigned int preview_inner(const u16 *above,
-						  const u16 *line,
-						  const u16 *below,
-						  unsigned int width, u8 *out,
-						  int odd, int uyvy)
+/* and one store */
+static inline void store64(void *p, uint32x2_t v)
 {
-	uint16x8_t seen = vdupq_n_u16(0);
-	uint64x2_t s;
-	unsigned int x;
+	vst1_u8(p, vreinterpret_u8_u32(v));
+}
 
-	for (x = 2; x + 8 < width; x += 8) {
-		uint16x8_t lm = vld1q_u16(line + x - 1);
-		uint16x8_t lp = vld1q_u16(line + x + 1);
-		uint16x8_t am = vld1q_u16(above + x - 1);
-		uint16x8_t ap = vld1q_u16(above + x + 1);
-		uint16x8_t bm = vld1q_u16(below + x - 1);
-		uint16x8_t bp = vld1q_u16(below + x + 1);
+/* one word at @p, any alignment (not merged into an LDRD, which needs 4) */
+static inline u32 load32(const void *p)
+{
+	u32 v;
 
-		/* every sample read, columns x - 1 .. x + 8 */
-		seen = vorrq_u16(seen, vorrq_u16(vorrq_u16(lm, lp),
-						 vorrq_u16(vorrq_u16(am, ap),
-							   vorrq_u16(bm, bp))));
-		preview_eight(lm, vld1q_u16(line + x), lp,
-			      am, vld1q_u16(above + x), ap,
-			      bm, vld1q_u16(below + x), bp,
-			      out + 2 * x, odd, uyvy);
-	}
-	/* a sample of more than 10 bits: the C's wider sums differ */
-	s = vreinterpretq_u64_u16(seen);
-	if ((vgetq_lane_u64(s, 0) | vgetq_lane_u64(s, 1)) &
-	    ~0x03ff03ff03ff03ffULL)
-		return 2;
-	return x;
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline void store32(void *p, u32 v)
+{
+	__builtin_memcpy(p, &v, sizeof(v));
 }
 
 /**
- * pix_preview_inner_neon() - the inner pairs of a preview line, with NEON
- * @above: the line above (mirrored at the frame's edge), @width samples
- * @line: the line, @width samples, Bayer GRBG
- * @below: the line below
- * @width: samples a line, even
- * @out: the line's output, 2 * @width bytes
- * @uyvy: UYVY, else YUYV
- * @odd: the line is B Gb (an odd line), else Gr R
+ * pix_resizer_vblend_neon() - the resizer's vertical blend, 64 bits a load
+ * @in0: an input line
+ * @in1: the next
+ * @tmp: the blend, @n bytes
+ * @n: bytes a line
+ * @f: the weight of @in1, Q8
  *
- * Writes the output pairs at columns 2 .. x - 1 of the line, eight columns
- * at a time, as pix_preview_line() computes them at the default contrast
- * and brightness; pix_preview_line_from() does the rest from column x.
+ * What pix_resizer_line() computes into @tmp, eight bytes a step: each
+ * line's bytes in one load, the blend in the integer registers
+ * (words_blend4()), one store.
  *
- * Return: x; 2 (nothing valid written) when a sample read has more than
- * 10 bits, where the C's result differs.
+ * Return: the bytes done, a multiple of 8.
  */
-unsigned int pix_preview_inner_neon(const unsigned short *above,
-				    const unsigned short *line,
-				    const unsigned short *below,
-				    unsigned int width, unsigned char *out,
-				    unsigned int uyvy, unsigned int odd)
+unsigned int pix_resizer_vblend_neon(const unsigned char *in0,
+				     const unsigned char *in1,
+				     unsigned char *tmp, unsigned int n,
+				     unsigned int f)
 {
-	if (odd && uyvy)
-		return preview_inner(above, line, below, width, out, 1, 1);
-	if (odd)
-		return preview_inner(above, line, below, width, out, 1, 0);
+	unsigned int i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint32x2_t a = load64(in0 + i), b = load64(in1 + i), o;
+
+		o = vdup_n_u32(words_blend4(vget_lane_u32(a, 0),
+					    vget_lane_u32(b, 0), f));
+		o = vset_lane_u32(words_blend4(vget_lane_u32(a, 1),
+					       vget_lane_u32(b, 1), f), o, 1);
+		store64(tmp + i, o);
+	}
+	return i;
+}
+
+/* the output pairs before @end, a pair a step */
+static __always_inline unsigned int hpairs(const u8 *tmp, u8 *out,
+					   unsigned int end,
+					   unsigned int hstep, int uyvy)
+{
+	u8 *o = out, *oend = out + 2 * end;
+	unsigned int p0 = 0;
+
+	for (; o < oend; o += 4, p0 += 2 * hstep) {
+		unsigned int p1 = p0 + hstep;
+		/* the chroma words, and the first luma's word among them */
+		uint32x2_t c = load64(tmp + 4 * (p0 >> 17));
+		unsigned int a = vget_lane_u32(c, 0), b = vget_lane_u32(c, 1);
+		unsigned int w0 = p0 & 0x10000 ? a >> 16 | b << 16 : a;
+
+		store32(o, resizer_word(w0, load32(tmp + 2 * (p1 >> 16)), a, b,
+					p0, p1, uyvy));
+	}
+	return end;
+}
+
+/**
+ * pix_resizer_hpairs_neon() - the resizer's horizontal pass, chroma words
+ *	64 bits a load
+ * @tmp: the vertically blended input line
+ * @out: the output line
+ * @end: output pairs before column @end (even) have both lumas' next
+ *	input pixels
+ * @hstep: input pixels per output pixel, Q16
+ * @half: input pairs a line
+ * @uyvy: UYVY, else YUYV
+ *
+ * The output pairs resizer_word() gives: a pair's chroma words (input
+ * pairs ic and ic + 1) in one load, which holds its first luma's word
+ * too; the second luma's word in another. It stops before a pair whose
+ * ic + 1 is past the line (the C clamps it).
+ *
+ * Return: the first output column not written, even.
+ */
+unsigned int pix_resizer_hpairs_neon(const unsigned char *tmp,
+				     unsigned char *out, unsigned int end,
+				     unsigned int hstep, unsigned int half,
+				     unsigned int uyvy)
+{
+	/* chroma of pair x at x / 2 * hstep: its ic + 1 inside the line */
+	while (end && ((end - 2) * hstep >> 17) + 1 >= half)
+		end -= 2;
 	if (uyvy)
-		return preview_inner(above, line, below, width, out, 0, 1);
-	return preview_inner(above, line, below, width, out, 0, 0);
+		return hpairs(tmp, out, end, hstep, 1);
+	return hpairs(tmp, out, end, hstep, 0);
 }
 
 #endif /* __CHECKER__ */

@@ -31,10 +31,13 @@ struct pix_chain_line {
 
 unsigned int pix_line_chain_neon(const struct pix_chain_line *p,
 				 unsigned short *line, unsigned int width);
-unsigned int pix_preview_inner_neon(const unsigned short *above,
-				    const unsigned short *line,
-				    const unsigned short *below,
-				    unsigned int width, unsigned char *out,
-				    unsigned int uyvy, unsigned int odd);
+unsigned int pix_resizer_vblend_neon(const unsigned char *in0,
+				     const unsigned char *in1,
+				     unsigned char *tmp, unsigned int n,
+				     unsigned int f);
+unsigned int pix_resizer_hpairs_neon(const unsigned char *tmp,
+				     unsigned char *out, unsigned int end,
+				     unsigned int hstep, unsigned int half,
+				     unsigned int uyvy);
 
 #endif /* ISP_PIXEL_NEON_H */

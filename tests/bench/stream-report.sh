@@ -70,7 +70,10 @@ Conditions:
 - **vimc**: Sensor A (SGRBG8) -> Debayer A -> Scaler (1:1) -> RGB/YUV
   Capture, RGB888, loaded in the same boot (\`modprobe vimc\`)
 - frames per second from the buffer timestamps of frames 3 to ${frames:-?}
-  (\`tests/guest/capture.c\`)
+  (\`tests/guest/capture.c\`); ours on 2 vCPUs (synthetic and image
+  scene) the median of five runs, and each stage's time per frame below
+  the median over the same five runs (one run's stage times vary by a
+  tenth or more within a boot)
 - memcpy: the guest's userspace memcpy of a 614400-byte buffer (a 640x480
   frame of 16-bit pixels) for one second (\`tests/guest/memcpy-bench.c\`):
   **$mbps MB/s**, that is $mpx million 16-bit pixels per second

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * chain-case.h: the random cases of the host tests of the fused line
- * stages (line-chain.c, pixel-neon.c): one deterministic generator, so
- * that every host draws the same cases, and the stages of one case.
+ * chain-case.h: the random cases of the host tests of the pixel loops
+ * (line-chain.c, pixel-neon.c, preview-line.c, resizer-line.c): one
+ * deterministic generator, so that every host draws the same cases, and
+ * the line stages of one case.
  */
 #ifndef CHAIN_CASE_H
 #define CHAIN_CASE_H
@@ -24,9 +25,10 @@ static u32 next(u32 n)
  * any strength), white balance gains; @set (bit 0 CCDC, 1 lens shading,
  * 2 white balance) picks which of them @c runs
  */
-static void random_chain(struct pix_line_chain *c, unsigned int set,
-			 struct pix_ccdc *ccdc, struct pix_lsc *lsc,
-			 struct pix_wb *wb, unsigned int w, unsigned int h)
+static inline void random_chain(struct pix_line_chain *c, unsigned int set,
+				struct pix_ccdc *ccdc, struct pix_lsc *lsc,
+				struct pix_wb *wb, unsigned int w,
+				unsigned int h)
 {
 	unsigned int x;
 

@@ -8,9 +8,10 @@
 # "./build.sh help" lists every command, the scaling plot still draws, and
 # the harness's own self-test (tests/host/harness-selftest.sh), the
 # userspace headers' layout (tests/host/uapi-layout.sh), the Image
-# pattern's charge cache, the fused line stages and the NEON loops
-# (tests/host/pixel-test.sh, tests/host/{scene-cache,line-chain,
-# pixel-neon}.c), the device tree bindings checked by dt-schema
+# pattern's charge cache, the fused line stages, the preview, the resizer
+# and the NEON loops (tests/host/pixel-test.sh, tests/host/{scene-cache,
+# line-chain,preview-line,resizer-line,pixel-neon}.c), the device tree
+# bindings checked by dt-schema
 # (tests/host/dt-schema.sh: the schemas, their examples, the N900 and
 # stress trees, the malformed overlays, and its --mutate self-test), the
 # merge of shard runs (tests/host/merge-selftest.sh), the GitLab pipeline
@@ -130,6 +131,14 @@ kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
 	subtest scene_cache "$TOP/tests/host/pixel-test.sh" scene-cache
 	# the fused line stages give the samples of the stages one by one
 	subtest line_chain "$TOP/tests/host/pixel-test.sh" line-chain
+	# the preview and the resizer give the documented demosaic, YUV and
+	# scaling, byte for byte, on the host and as armhf under qemu-arm
+	# (the preview's loop on words of two pixels, the resizer's NEON
+	# loops, as the driver runs them)
+	subtest preview_line "$TOP/tests/host/pixel-test.sh" preview-line
+	subtest preview_line_armhf "$TOP/tests/host/pixel-test.sh" --neon preview-line
+	subtest resizer_line "$TOP/tests/host/pixel-test.sh" resizer-line
+	subtest resizer_line_armhf "$TOP/tests/host/pixel-test.sh" --neon resizer-line
 	# the NEON loops give the C's bytes (armhf, under qemu-arm)
 	subtest pixel_neon "$TOP/tests/host/pixel-test.sh" --neon pixel-neon
 	# the merge of shard runs on recorded shard directories, and the

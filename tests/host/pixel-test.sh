@@ -3,9 +3,12 @@
 # own drivers/isp/isp_pixel.c, with AddressSanitizer and UBSan, and runs
 # it: one KTAP document, for the lint step (scene-cache: the Image
 # pattern's charge cache changes no frame; line-chain: the fused line
-# stages give the samples of the stages one after the other). With
-# --neon, for armhf with drivers/isp/isp_pixel_neon.c too, static, run
-# under qemu-arm (pixel-neon: the NEON loops give the C's output). A
+# stages give the samples of the stages one after the other;
+# preview-line, resizer-line: the preview and the resizer give the
+# documented demosaic, YUV and scaling). With --neon, for armhf with
+# drivers/isp/isp_pixel_neon.c too, static, run under qemu-arm
+# (pixel-neon: the NEON loops give the C's output; preview-line and
+# resizer-line again, with the loops the guest's CPU runs). A
 # program that does not build, crashes or stops short of its plan is a
 # "not ok" too.
 set -euo pipefail

@@ -347,13 +347,9 @@ int main(int argc, char **argv)
 			}
 			continue;
 		}
-		for (y = 0; y < h && !in_yuv; y++) {
-			const u16 *above = raw + (size_t)(y ? y - 1 : 1) * w;
-			const u16 *below = raw + (size_t)(y + 1 < h ? y + 1 : y - 1) * w;
-
-			pix_preview_line(&prv, above, raw + (size_t)y * w, below,
-					 y, w, yuvbuf + (size_t)y * w * 2);
-		}
+		if (!in_yuv)
+			pix_preview_lines(&prv, raw, (size_t)w * 2, w, h, false,
+					  0, h, yuvbuf, (size_t)w * 2);
 		if (!resize) {
 			put(yuvbuf, (size_t)w * h * 2);
 			continue;
@@ -364,7 +360,8 @@ int main(int argc, char **argv)
 			const u8 *src = in_yuv ? in : yuvbuf;
 
 			pix_resizer_line(&rsz, y, src + (size_t)sy * w * 2,
-					 src + (size_t)sy1 * w * 2, out, tmp, uyvy);
+					 src + (size_t)sy1 * w * 2, out, tmp,
+					 uyvy, NULL);
 			put(out, (size_t)rsz.out_w * 2);
 		}
 	}

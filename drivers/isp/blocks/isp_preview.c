@@ -7,11 +7,8 @@
  * resizer. It also reads raw frames from memory ("preview input").
  */
 
-#include <asm/neon.h>
-
 #include "isp.h"
 #include "isp_pixel.h"
-#include "isp_pixel_neon.h"
 
 enum {
 	PREV_PAD_SINK,
@@ -70,56 +67,19 @@ static void preview_configure_frame(struct isp_frame_stage *stage)
 }
 
 /*
- * demosaic: each line from the one above and the one below, mirrored;
- * with @neon, the inner pairs with NEON, the rest in C
- */
-static void preview_lines(struct isp_frame_stage *stage, unsigned int y0,
-			  unsigned int y1, bool neon)
-{
-	const struct pix_preview *p = stage->priv;
-	const struct isp_image *in = &stage->in;
-	unsigned int h = in->height, w = in->width, y;
-
-	for (y = y0; y < y1; y++) {
-		const u16 *above = (const u16 *)(in->data +
-						 (y ? y - 1 : 1) * in->stride);
-		const u16 *line = (const u16 *)(in->data + y * in->stride);
-		const u16 *below = (const u16 *)(in->data +
-						 (y + 1 < h ? y + 1 : y - 1) *
-						 in->stride);
-		u8 *out = stage->out.data + y * stage->out.stride;
-		unsigned int from = 2;
-
-		if (IS_ENABLED(CONFIG_KERNEL_MODE_NEON) && neon)
-			from = pix_preview_inner_neon(above, line, below, w,
-						      out, p->uyvy, y & 1);
-		pix_preview_line_from(p, above, line, below, y, w, from, out);
-	}
-}
-
-/*
- * NEON where it gives the C's output (even widths, the default contrast
- * and brightness), ISP_NEON_LINES lines a section
+ * demosaic: each line from the one above and the one below, mirrored (no
+ * NEON: the loop on words of two pixels is faster under TCG, see
+ * isp_pixel_neon.c)
  */
 static void preview_process_lines(struct isp_frame_stage *stage,
 				  unsigned int part, unsigned int y0,
 				  unsigned int y1)
 {
-	const struct pix_preview *p = stage->priv;
-	unsigned int y, n;
+	const struct isp_image *in = &stage->in;
 
-	if (!IS_ENABLED(CONFIG_KERNEL_MODE_NEON) || (stage->in.width & 1) ||
-	    p->contrast != PIX_CONTRAST_DEF ||
-	    p->brightness != PIX_BRIGHTNESS_DEF || !isp_frame_neon_usable()) {
-		preview_lines(stage, y0, y1, false);
-		return;
-	}
-	for (y = y0; y < y1; y += n) {
-		n = min(y1 - y, ISP_NEON_LINES);
-		kernel_neon_begin();
-		preview_lines(stage, y, y + n, true);
-		kernel_neon_end();
-	}
+	pix_preview_lines(stage->priv, in->data, in->stride, in->width,
+			  in->height, in->narrow, y0, y1, stage->out.data,
+			  stage->out.stride);
 }
 
 static const struct isp_frame_ops preview_frame_ops = {

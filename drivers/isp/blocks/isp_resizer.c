@@ -6,8 +6,11 @@
  * CCDC video port or memory ("resizer input").
  */
 
+#include <asm/neon.h>
+
 #include "isp.h"
 #include "isp_pixel.h"
+#include "isp_pixel_neon.h"
 
 enum {
 	RESZ_PAD_SINK,
@@ -77,9 +80,16 @@ static int resizer_start(struct isp_frame_stage *stage)
 	return 0;
 }
 
-static void resizer_process_lines(struct isp_frame_stage *stage,
-				  unsigned int part, unsigned int y0,
-				  unsigned int y1)
+/* the loads and stores of 64 bits, between kernel_neon_begin() and _end() */
+static const struct pix_resizer_fast resizer_neon = {
+	.vblend = pix_resizer_vblend_neon,
+	.hpairs = pix_resizer_hpairs_neon,
+};
+
+/* output lines @y0..@y1 - 1, with @fast's loops */
+static void resizer_lines(struct isp_frame_stage *stage, unsigned int part,
+			  unsigned int y0, unsigned int y1,
+			  const struct pix_resizer_fast *fast)
 {
 	struct resizer_params *p = stage->priv;
 	size_t stride = stage->in.stride;
@@ -94,7 +104,26 @@ static void resizer_process_lines(struct isp_frame_stage *stage,
 		pix_resizer_line(&p->rsz, y, base + sy * stride,
 				 base + sy1 * stride,
 				 stage->out.data + (size_t)y * stage->out.stride,
-				 p->tmp[part], p->uyvy);
+				 p->tmp[part], p->uyvy, fast);
+	}
+}
+
+/* with NEON's loads and stores where it can run, ISP_NEON_LINES a section */
+static void resizer_process_lines(struct isp_frame_stage *stage,
+				  unsigned int part, unsigned int y0,
+				  unsigned int y1)
+{
+	unsigned int y, n;
+
+	if (!IS_ENABLED(CONFIG_KERNEL_MODE_NEON) || !isp_frame_neon_usable()) {
+		resizer_lines(stage, part, y0, y1, NULL);
+		return;
+	}
+	for (y = y0; y < y1; y += n) {
+		n = min(y1 - y, ISP_NEON_LINES);
+		kernel_neon_begin();
+		resizer_lines(stage, part, y, y + n, &resizer_neon);
+		kernel_neon_end();
 	}
 }
 
