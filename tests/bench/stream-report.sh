@@ -96,7 +96,13 @@ The compute ceiling of the same boot
 3-tap integer filter, (1 2 1) / 4 along each line of a 16-bit frame, in
 the kernel with the driver's own compiler flags, on one vCPU and split
 over two as the frame program splits a pass (one split for the 8 frames
-of a run); median of 7 runs, from the second reading of the boot:
+of a run); a reading is the median of 7 runs. One is taken before each
+run of our pipeline on 2 vCPUs below, 1 s after the last and after a
+reading that is not kept (the second vCPU wakes slowly from idle), so
+that the ceiling and the stages are measured in the same minutes: the
+host's speed drifts within a boot (readings a minute apart have ranged
+from 271 to 518 Mpx/s on two vCPUs at 1280x960). The table gives the
+median of those readings:
 
 | frame | vCPUs | µs per frame | Mpx/s |
 |---|---:|---:|---:|
