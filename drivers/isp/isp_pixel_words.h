@@ -12,18 +12,6 @@
 #ifndef ISP_PIXEL_WORDS_H
 #define ISP_PIXEL_WORDS_H
 
-/*
- * @k in a register made where it is used: the compiler can neither keep
- * it in one across the loop (which spills others to the stack: under TCG
- * a load or store costs twenty times an arithmetic instruction) nor fold
- * it into what uses it
- */
-static inline unsigned int words_reg(unsigned int k)
-{
-	asm volatile("" : "+r" (k));
-	return k;
-}
-
 /* the low half of @lo and the high half of @hi: one word of two lanes */
 static inline unsigned int words_pick(unsigned int lo, unsigned int hi)
 {
@@ -85,10 +73,8 @@ preview_word(unsigned int lm, unsigned int lc, unsigned int lp,
 	/* BT.601, limited range */
 	y = (((66 * r + 129 * g + 25 * b + 0x00800080) >> 8) & ~0xff00U) +
 	    0x00100010;
-	u = ((words_reg(112) * b + words_reg(0x80808080) - 38 * r - 74 * g) >>
-	     8) & ~0xff00U;
-	v = ((words_reg(112) * r + words_reg(0x80808080) - 94 * g - 18 * b) >>
-	     8) & ~0xff00U;
+	u = ((112 * b + 0x80808080 - 38 * r - 74 * g) >> 8) & ~0xff00U;
+	v = ((112 * r + 0x80808080 - 94 * g - 18 * b) >> 8) & ~0xff00U;
 	/* a pair's chroma: the rounded mean of its two pixels' */
 	cu = ((u + (u >> 16) + 1) >> 1) & 0xff;
 	cv = ((v + (v >> 16) + 1) >> 1) & 0xff;
