@@ -36,7 +36,8 @@ isp_media() {
 	done
 	return 1
 }
-# "ENTITIES PADS LINKS INTERFACES" of media device $1 (one G_TOPOLOGY call)
+# "ENTITIES PADS LINKS INTERFACES" of media device $1 (MEDIA_IOC_G_TOPOLOGY;
+# mc-count fails when the records written are not as many as counted)
 graph() { "$T/mc-count" "$1" 2>&1; }
 
 ISP=$(pdev n900emu,omap3-isp)

@@ -53,7 +53,8 @@ pdev() {
 	f=${f%/of_node/compatible}
 	echo "${f##*/}"
 }
-# "ENTITIES PADS LINKS INTERFACES" of /dev/media0 (one G_TOPOLOGY call)
+# "ENTITIES PADS LINKS INTERFACES" of /dev/media0 (MEDIA_IOC_G_TOPOLOGY;
+# mc-count fails when the records written are not as many as counted)
 graph() { "$T/mc-count" /dev/media0 2>&1; }
 # wait_graph TENTHS: wait until /dev/media0 has the whole graph again
 wait_graph() {
