@@ -21,7 +21,8 @@ done
 [ -z "$stream_only" ] || [ -f "$stream" ] || die "--stream-only: no $stream"
 {
 	if [ ${#logs[@]} -gt 0 ]; then
-		"$top/tests/bench/bench-report.sh" "${logs[@]}"
+		# without its trailing blank lines: the streaming section adds one
+		"$top/tests/bench/bench-report.sh" "${logs[@]}" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
 	elif [ -f "$stream" ] && grep -q '^## Streaming' "$top/BENCHMARKS.md" 2>/dev/null; then
 		# ./build.sh bench stream: the scaling sections as the last
 		# ./build.sh bench mc wrote them, the streaming one new
