@@ -424,6 +424,11 @@ struct isp_video {
  *	link validation locks two blocks' states at once, and blocks of one
  *	type are linked to each other in the stress topologies
  * @debugfs: the media device's debugfs directory
+ * @ranks: each entity's rank in the topological order of the enabled
+ *	links, by internal index, 0 for none yet (isp_links.c, "No loops";
+ *	under the graph mutex, as @num_ranks and @next_rank)
+ * @num_ranks: number of entries in @ranks
+ * @next_rank: the last rank given
  */
 struct isp_device {
 	struct device *dev;
@@ -439,6 +444,9 @@ struct isp_device {
 	atomic_t open_nodes;
 	struct mutex state_lock;	/* every block's subdevice state */
 	struct dentry *debugfs;
+	u64 *ranks;
+	unsigned int num_ranks;
+	u64 next_rank;
 };
 
 /* Clock provider cells of the ISP node (isp_clk.c) */
@@ -483,7 +491,8 @@ void isp_unlink_entity(struct isp_device *isp, struct media_entity *entity);
 struct media_entity *isp_links_join(struct isp_device *isp,
 				    struct fwnode_handle *fwnode,
 				    struct media_pipeline *pipe);
-bool isp_enabled_path(struct media_entity *from, struct media_entity *to);
+int isp_link_order(struct isp_device *isp, struct media_entity *source,
+		   struct media_entity *sink);
 int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 		   const struct media_pad *remote, u32 flags);
 

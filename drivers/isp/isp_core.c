@@ -349,21 +349,35 @@ static void isp_remove_videos(struct isp_device *isp)
  * @flags: its new flags
  * @notification: MEDIA_DEV_NOTIFY_PRE_LINK_CH or _POST_LINK_CH
  *
+ * A data link about to be enabled must not close a loop of enabled links
+ * (isp_link_order()): the rule is the media device's, whichever entities
+ * the link joins.
+ *
  * The seed semantics: a link change powers up or down what it connects to
  * an open video node (v4l2_pipeline_link_notify). Under the "streaming"
  * and "autosuspend" power policies, links do not power anything. While no
- * video node is open, no use count can change: the two graph walks are
- * skipped, which keeps the links of a 4096-entity graph cheap to make at
- * bind.
+ * video node is open, no use count can change: the power's graph walks
+ * are skipped, which keeps the links of a 4096-entity graph cheap to make
+ * at bind.
  *
- * Return: 0, or the errno of a failed power-up.
+ * Return: 0, -EINVAL for a loop, -ENOMEM, or the errno of a failed
+ * power-up.
  */
 int isp_link_notify(struct media_link *link, u32 flags,
 		    unsigned int notification)
 {
 	struct isp_device *isp = container_of(link->graph_obj.mdev,
 					      struct isp_device, mdev);
+	int ret;
 
+	if (notification == MEDIA_DEV_NOTIFY_PRE_LINK_CH &&
+	    (flags & MEDIA_LNK_FL_ENABLED) &&
+	    (link->flags & MEDIA_LNK_FL_LINK_TYPE) == MEDIA_LNK_FL_DATA_LINK) {
+		ret = isp_link_order(isp, link->source->entity,
+				     link->sink->entity);
+		if (ret)
+			return ret;
+	}
 	if (n900_power_policy_streaming() || !atomic_read(&isp->open_nodes))
 		return 0;
 	return v4l2_pipeline_link_notify(link, flags, notification);
@@ -387,6 +401,7 @@ static void isp_release(struct v4l2_device *v4l2_dev)
 	for (i = 0; i < isp->num_videos; i++)
 		isp_video_cleanup(&isp->videos[i]);
 	kfree(isp->videos);
+	kfree(isp->ranks);
 	media_device_cleanup(&isp->mdev);
 	mutex_destroy(&isp->state_lock);
 	mutex_destroy(&isp->pm_lock);

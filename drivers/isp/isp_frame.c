@@ -289,7 +289,7 @@ static void get_format(struct v4l2_subdev *sd, unsigned int pad,
 static bool isp_frame_walk(struct isp_video *video, struct isp_frame *f)
 {
 	struct media_pad *pad = media_pad_remote_pad_first(&video->pad);
-	/* link_setup refuses loops of enabled links; bound the walk anyway */
+	/* link_notify refuses loops of enabled links; bound the walk anyway */
 	unsigned int steps = video->vdev.entity.graph_obj.mdev->entity_internal_idx_max;
 	unsigned int n = 0;
 

@@ -7,6 +7,8 @@
 
 #include <linux/of.h>
 #include <linux/property.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
 #include <media/media-entity.h>
 #include <media/v4l2-fwnode.h>
 
@@ -25,11 +27,10 @@
  *
  * A sink pad of the OMAP3 ISP takes data from one source at a time, so
  * enabling a second link into a sink pad that already has an enabled one
- * fails with -EBUSY, as on the real hardware. Enabling a link that would
- * close a loop of enabled links fails with -EINVAL: frames in a loop have
- * no source (the mesh stress topologies have such loops of links).
+ * fails with -EBUSY, as on the real hardware. (The rule against loops is
+ * the media device's: isp_link_order(), from isp_link_notify().)
  *
- * Return: 0, -EBUSY or -EINVAL.
+ * Return: 0 or -EBUSY.
  */
 int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 		   const struct media_pad *remote, u32 flags)
@@ -46,9 +47,190 @@ int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 		if (link->flags & MEDIA_LNK_FL_ENABLED)
 			return -EBUSY;
 	}
-	if (isp_enabled_path(entity, remote->entity))
-		return -EINVAL;
 	return 0;
+}
+
+/* -----------------------------------------------------------------------------
+ * No loops: a topological order of the enabled links
+ *
+ * Frames in a loop of enabled links would have no source (the mesh stress
+ * topologies have loops of links), so no link may be enabled that closes
+ * one. Rather than walk the graph downstream of every link enabled, the ISP
+ * keeps its entities in a topological order of the enabled links, after
+ * Pearce and Kelly ("A dynamic topological sort algorithm for directed
+ * acyclic graphs", 2006): each entity has a rank, and every enabled link
+ * runs from a lower rank to a higher one.
+ *
+ * A link from a lower rank to a higher one cannot close a loop (a path
+ * back from its sink to its source would have to climb down), and costs
+ * nothing to check. For a link against the order, only the entities
+ * ranked between its two ends can be on a path back: they are searched,
+ * and if none closes a loop, they are reranked among their own ranks so
+ * that the link follows the order too. Disabling a link keeps the order.
+ *
+ * Ranks are indexed by the entities' internal index and given on first
+ * sight, after all the others. An entity that reuses the index of a gone
+ * one takes over its rank: it has no enabled link yet, and no one else has
+ * that rank. A link that is then refused all the same (by link_setup, or
+ * a failed power-up) leaves the ranks reordered for nothing, which is
+ * harmless: they still order every enabled link. Everything here runs
+ * under the graph mutex.
+ */
+
+struct isp_ranked {
+	u64 rank;
+	struct media_entity *entity;
+};
+
+/* make room for a rank for every internal index the media device gave */
+static int isp_ranks_grow(struct isp_device *isp)
+{
+	unsigned int num = isp->mdev.entity_internal_idx_max + 1;
+	u64 *ranks;
+
+	if (num <= isp->num_ranks)
+		return 0;
+	num = max(num, 2 * isp->num_ranks);
+	ranks = krealloc_array(isp->ranks, num, sizeof(*ranks), GFP_KERNEL);
+	if (!ranks)
+		return -ENOMEM;
+	memset(ranks + isp->num_ranks, 0,
+	       (num - isp->num_ranks) * sizeof(*ranks));
+	isp->ranks = ranks;
+	isp->num_ranks = num;
+	return 0;
+}
+
+static u64 isp_rank(struct isp_device *isp, struct media_entity *entity)
+{
+	u64 *rank = &isp->ranks[entity->internal_idx];
+
+	if (!*rank)
+		*rank = ++isp->next_rank;
+	return *rank;
+}
+
+/*
+ * Search over enabled links from @set[*n - 1], downstream or upstream, the
+ * entities ranked strictly between @lo and @hi, and append them to @set.
+ * Return true when @stop is reached (a loop).
+ */
+static bool isp_rank_search(struct isp_device *isp, struct isp_ranked *set,
+			    unsigned int *n, unsigned long *seen, bool down,
+			    u64 lo, u64 hi, struct media_entity *stop)
+{
+	unsigned int i;
+
+	for (i = *n - 1; i < *n; i++) {
+		struct media_entity *entity = set[i].entity;
+		struct media_link *link;
+
+		for_each_media_entity_data_link(entity, link) {
+			struct media_pad *near = down ? link->source : link->sink;
+			struct media_pad *far = down ? link->sink : link->source;
+			u64 rank;
+
+			if (near->entity != entity ||
+			    !(link->flags & MEDIA_LNK_FL_ENABLED))
+				continue;
+			if (far->entity == stop)
+				return true;
+			if (test_bit(far->entity->internal_idx, seen))
+				continue;
+			rank = isp_rank(isp, far->entity);
+			if (rank <= lo || rank >= hi)
+				continue;
+			__set_bit(far->entity->internal_idx, seen);
+			set[(*n)++] = (struct isp_ranked){ rank, far->entity };
+		}
+	}
+	return false;
+}
+
+static int isp_ranked_cmp(const void *a, const void *b)
+{
+	const struct isp_ranked *ra = a, *rb = b;
+
+	return ra->rank < rb->rank ? -1 : ra->rank > rb->rank;
+}
+
+static int isp_rank_cmp(const void *a, const void *b)
+{
+	const u64 *ra = a, *rb = b;
+
+	return *ra < *rb ? -1 : *ra > *rb;
+}
+
+/**
+ * isp_link_order() - refuse a link that would close a loop, order the others
+ * @isp: the ISP device
+ * @source: the entity of the link's source pad
+ * @sink: the entity of its sink pad
+ *
+ * Called before a data link from @source to @sink is enabled, with the
+ * graph mutex held. See "No loops" above.
+ *
+ * Return: 0 when the link closes no loop of enabled links (the ranks then
+ * order it), -EINVAL when it would, -ENOMEM.
+ */
+int isp_link_order(struct isp_device *isp, struct media_entity *source,
+		   struct media_entity *sink)
+{
+	struct isp_ranked *set = NULL;
+	unsigned long *seen = NULL;
+	unsigned int n = 0, forward, i;
+	u64 lo, hi, *pool = NULL;
+	int ret;
+
+	lockdep_assert_held(&isp->mdev.graph_mutex);
+	if (source == sink)
+		return -EINVAL;
+	ret = isp_ranks_grow(isp);
+	if (ret)
+		return ret;
+	/* in this order: a link between two new entities follows the order */
+	hi = isp_rank(isp, source);
+	lo = isp_rank(isp, sink);
+	if (hi < lo)
+		return 0;
+
+	seen = bitmap_zalloc(isp->num_ranks, GFP_KERNEL);
+	set = kvmalloc_array(isp->num_ranks, sizeof(*set), GFP_KERNEL);
+	if (!seen || !set) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	/* what the sink reaches below the source, then what reaches the source */
+	set[n++] = (struct isp_ranked){ lo, sink };
+	if (isp_rank_search(isp, set, &n, seen, true, lo, hi, source)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	forward = n;
+	set[n++] = (struct isp_ranked){ hi, source };
+	isp_rank_search(isp, set, &n, seen, false, lo, hi, sink);
+
+	/* their ranks, pooled: the upstream part takes the lower ones */
+	pool = kvmalloc_array(n, sizeof(*pool), GFP_KERNEL);
+	if (!pool) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		pool[i] = set[i].rank;
+	sort(pool, n, sizeof(*pool), isp_rank_cmp, NULL);
+	sort(set, forward, sizeof(*set), isp_ranked_cmp, NULL);
+	sort(set + forward, n - forward, sizeof(*set), isp_ranked_cmp, NULL);
+	for (i = 0; i < n - forward; i++)
+		isp->ranks[set[forward + i].entity->internal_idx] = pool[i];
+	for (i = 0; i < forward; i++)
+		isp->ranks[set[i].entity->internal_idx] = pool[n - forward + i];
+out:
+	kvfree(pool);
+	kvfree(set);
+	bitmap_free(seen);
+	return ret;
 }
 
 /* -----------------------------------------------------------------------------
@@ -98,62 +280,6 @@ static bool sink_has_enabled_link(struct media_pad *sink)
 		if (link->sink == sink && (link->flags & MEDIA_LNK_FL_ENABLED))
 			return true;
 	return false;
-}
-
-/**
- * isp_enabled_path() - whether enabled links lead from one entity to another
- * @from: the entity where data would start
- * @to: the entity it would reach
- *
- * Follows enabled links downstream from @from. Enabling a link from an
- * entity A into an entity B closes a loop when isp_enabled_path(B, A): the
- * frames of such a loop would have no source. The walk visits each entity
- * at most once (entities are marked in a bitmap of the graph's ids).
- *
- * Return: true when @to is reached, false otherwise or when out of memory.
- */
-bool isp_enabled_path(struct media_entity *from, struct media_entity *to)
-{
-	struct media_device *mdev = from->graph_obj.mdev;
-	struct media_entity **stack, *entity;
-	struct media_link *link;
-	unsigned long *seen;
-	unsigned int n = 0, max;
-	bool found = false;
-
-	if (from == to)
-		return true;
-	if (!mdev)
-		return false;
-	max = mdev->entity_internal_idx_max + 1;
-	seen = bitmap_zalloc(max, GFP_KERNEL);
-	stack = kcalloc(max, sizeof(*stack), GFP_KERNEL);
-	if (!seen || !stack)
-		goto out;
-
-	stack[n++] = from;
-	__set_bit(from->internal_idx, seen);
-	while (n && !found) {
-		entity = stack[--n];
-		for_each_media_entity_data_link(entity, link) {
-			struct media_entity *next = link->sink->entity;
-
-			if (link->source->entity != entity ||
-			    !(link->flags & MEDIA_LNK_FL_ENABLED) ||
-			    next->internal_idx >= max ||
-			    __test_and_set_bit(next->internal_idx, seen))
-				continue;
-			if (next == to) {
-				found = true;
-				break;
-			}
-			stack[n++] = next;
-		}
-	}
-out:
-	kfree(stack);
-	bitmap_free(seen);
-	return found;
 }
 
 /*
@@ -276,12 +402,16 @@ static int create_endpoint_link(struct isp_device *isp,
 		ret = -EINVAL;
 		goto put_rep;
 	}
-	if (!isp->registered && (flags & MEDIA_LNK_FL_ENABLED) &&
-	    isp_enabled_path(sink->entity, src->entity)) {
-		dev_err(isp->dev, "%pfw: enabled links would loop through %s and %s\n",
-			ep, src->entity->name, sink->entity->name);
-		ret = -EINVAL;
-		goto put_rep;
+	if (!isp->registered && (flags & MEDIA_LNK_FL_ENABLED)) {
+		ret = isp_link_order(isp, src->entity, sink->entity);
+		if (ret == -EINVAL)
+			dev_err(isp->dev, "%pfw: enabled links would loop through %s and %s\n",
+				ep, src->entity->name, sink->entity->name);
+		else if (ret)
+			dev_err(isp->dev, "%pfw: cannot check %s -> %s for loops (%d)\n",
+				ep, src->entity->name, sink->entity->name, ret);
+		if (ret)
+			goto put_rep;
 	}
 
 	ret = media_create_pad_link(src->entity, src->index, sink->entity,

@@ -10,11 +10,23 @@
  * components reachable via that link, while disabling the last link to an
  * entity will cause that entity to be powered down." Each step opens or
  * closes a random video node, or flips a random mutable data link (a
- * refused enable, EBUSY, is a step too). After every step, each subdevice
- * must be powered (power/runtime_status "active") exactly when it is
- * reachable from an open video node over enabled data links, in either
- * direction. The expected set is computed here, from MEDIA_IOC_G_TOPOLOGY,
- * never from the driver's own power state. Output is KTAP.
+ * refused enable is a step too). After every step, each subdevice must be
+ * powered (power/runtime_status "active") exactly when it is reachable
+ * from an open video node over enabled data links, in either direction.
+ *
+ * Each flip must also get the answer the ISP's link rules give: a disable
+ * succeeds; an enable fails with EBUSY when its sink pad already has an
+ * enabled input (one source at a time; a video mux, the N900's camera
+ * bus switch, routes one of its inputs at a time), with EINVAL when
+ * enabled links already lead from its sink back to its source (a loop:
+ * frames without a source), with either when both hold, and succeeds
+ * otherwise. On a stress mesh, full of loops of links, that checks the
+ * loop rule after every step of a long random walk; on a graph with loops
+ * of links, a walk that never met a refused loop fails (it proved
+ * nothing).
+ *
+ * The expected power and answers are computed here, from
+ * MEDIA_IOC_G_TOPOLOGY, never from the driver's own state. Output is KTAP.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,10 +42,11 @@
 #include "ktap.h"
 #include "media.h"
 
-#define MAX_ENT		256
+#define MAX_ENT		1024
 
 struct ent {
 	uint32_t id;
+	uint32_t function;
 	char name[64];
 	int video;		/* a video node: path of its /dev node */
 	char dev[160];
@@ -50,6 +63,17 @@ static struct media_v2_pad *t_pads;
 static struct media_v2_link *t_links;
 static struct media_v2_topology topo;
 static uint64_t rng;
+
+/*
+ * Per G_TOPOLOGY: the entity (index in ents) of each entity or pad id, by
+ * the id's low bits; and the enabled data links as directed edges, grouped
+ * by source entity (edge[first[x]] .. edge[first[x + 1] - 1]).
+ */
+#define ID_MASK		0xffffff
+static int *ent_of_id;
+static unsigned int n_ids;
+static unsigned int first[MAX_ENT + 1];
+static unsigned int *edge;
 
 static uint32_t rnd(void)
 {
@@ -78,14 +102,58 @@ static int get_topology(void)
 	return ioctl(mfd, MEDIA_IOC_G_TOPOLOGY, &topo);
 }
 
-static int ent_index(uint32_t id)
+static int ent_of(uint32_t id)
 {
-	unsigned int i;
+	return (id & ID_MASK) < n_ids ? ent_of_id[id & ID_MASK] : -1;
+}
+
+/* The entity of a data link's source and sink pads; false for another link. */
+static int link_ents(const struct media_v2_link *l, int *x, int *y)
+{
+	if (!is_data(l))
+		return 0;
+	*x = ent_of(l->source_id);
+	*y = ent_of(l->sink_id);
+	return *x >= 0 && *y >= 0;
+}
+
+/* ent_of_id and the edges, from the topology just fetched */
+static int index_topology(void)
+{
+	unsigned int i, max = 0, pos[MAX_ENT];
+	int x, y;
 
 	for (i = 0; i < n_ents; i++)
-		if (ents[i].id == id)
-			return i;
-	return -1;
+		if ((ents[i].id & ID_MASK) > max)
+			max = ents[i].id & ID_MASK;
+	for (i = 0; i < topo.num_pads; i++)
+		if ((t_pads[i].id & ID_MASK) > max)
+			max = t_pads[i].id & ID_MASK;
+	n_ids = max + 1;
+	ent_of_id = realloc(ent_of_id, n_ids * sizeof(*ent_of_id));
+	edge = realloc(edge, (topo.num_links + 1) * sizeof(*edge));
+	if (!ent_of_id || !edge)
+		return -1;
+	memset(ent_of_id, 0xff, n_ids * sizeof(*ent_of_id));
+	for (i = 0; i < n_ents; i++)
+		ent_of_id[ents[i].id & ID_MASK] = i;
+	for (i = 0; i < topo.num_pads; i++)
+		ent_of_id[t_pads[i].id & ID_MASK] = ent_of(t_pads[i].entity_id);
+
+	memset(first, 0, sizeof(first));
+	for (i = 0; i < topo.num_links; i++)
+		if (link_ents(&t_links[i], &x, &y) &&
+		    (t_links[i].flags & MEDIA_LNK_FL_ENABLED))
+			first[x + 1]++;
+	for (i = 0; i < n_ents; i++) {
+		first[i + 1] += first[i];
+		pos[i] = first[i];
+	}
+	for (i = 0; i < topo.num_links; i++)
+		if (link_ents(&t_links[i], &x, &y) &&
+		    (t_links[i].flags & MEDIA_LNK_FL_ENABLED))
+			edge[pos[x]++] = y;
+	return 0;
 }
 
 static const struct media_v2_pad *pad_by_id(uint32_t id)
@@ -110,6 +178,7 @@ static int setup(void)
 
 		memset(e, 0, sizeof(*e));
 		e->id = t_ents[i].id;
+		e->function = t_ents[i].function;
 		e->status_fd = -1;
 		e->open_fd = -1;
 		snprintf(e->name, sizeof(e->name), "%s", t_ents[i].name);
@@ -145,7 +214,12 @@ static int setup(void)
 			}
 		}
 	}
-	return 0;
+	if (n_ents < topo.num_entities) {
+		ktap_diag("%u entities, more than the %u this test handles",
+			  topo.num_entities, MAX_ENT);
+		return -1;
+	}
+	return index_topology();
 }
 
 static int powered(const struct ent *e)
@@ -160,34 +234,53 @@ static int powered(const struct ent *e)
 	return !strncmp(buf, "active", 6);
 }
 
+static int root(int *up, int x)
+{
+	while (up[x] != x)
+		x = up[x] = up[up[x]];
+	return x;
+}
+
 /* Reachable from an open video node over enabled data links, undirected. */
 static void expected(int *reach)
 {
-	unsigned int i, changed = 1;
+	int up[MAX_ENT], open[MAX_ENT];
+	unsigned int x, e;
 
-	for (i = 0; i < n_ents; i++)
-		reach[i] = ents[i].open_fd >= 0;
-	while (changed) {
-		changed = 0;
-		for (i = 0; i < topo.num_links; i++) {
-			const struct media_v2_link *l = &t_links[i];
-			const struct media_v2_pad *a, *b;
-			int x, y;
-
-			if (!is_data(l) || !(l->flags & MEDIA_LNK_FL_ENABLED))
-				continue;
-			a = pad_by_id(l->source_id);
-			b = pad_by_id(l->sink_id);
-			if (!a || !b)
-				continue;
-			x = ent_index(a->entity_id);
-			y = ent_index(b->entity_id);
-			if (x < 0 || y < 0 || reach[x] == reach[y])
-				continue;
-			reach[x] = reach[y] = 1;
-			changed = 1;
-		}
+	for (x = 0; x < n_ents; x++) {
+		up[x] = x;
+		open[x] = 0;
 	}
+	for (x = 0; x < n_ents; x++)
+		for (e = first[x]; e < first[x + 1]; e++)
+			up[root(up, x)] = root(up, edge[e]);
+	for (x = 0; x < n_ents; x++)
+		if (ents[x].open_fd >= 0)
+			open[root(up, x)] = 1;
+	for (x = 0; x < n_ents; x++)
+		reach[x] = open[root(up, x)];
+}
+
+/* Whether enabled data links lead from entity @from to entity @to. */
+static int leads_to(int from, int to)
+{
+	int stack[MAX_ENT], n = 0, x;
+	char seen[MAX_ENT] = { 0 };
+	unsigned int e;
+
+	stack[n++] = from;
+	seen[from] = 1;
+	while (n) {
+		x = stack[--n];
+		if (x == to)
+			return 1;
+		for (e = first[x]; e < first[x + 1]; e++)
+			if (!seen[edge[e]]) {
+				seen[edge[e]] = 1;
+				stack[n++] = edge[e];
+			}
+	}
+	return 0;
 }
 
 /* 0 when every subdevice's power matches; prints the differences. */
@@ -196,7 +289,7 @@ static int check(unsigned int step, const char *action)
 	int reach[MAX_ENT], bad = 0, p;
 	unsigned int i;
 
-	if (get_topology()) {
+	if (get_topology() || index_topology()) {
 		ktap_diag("step %u: G_TOPOLOGY failed: %s", step, strerror(errno));
 		return -1;
 	}
@@ -218,20 +311,105 @@ static int check(unsigned int step, const char *action)
 
 static const char *ent_name(uint32_t pad_id)
 {
-	const struct media_v2_pad *p = pad_by_id(pad_id);
-	int i = p ? ent_index(p->entity_id) : -1;
+	int i = ent_of(pad_id);
 
 	return i < 0 ? "?" : ents[i].name;
 }
 
-/* Flip a random mutable data link. */
-static int flip_link(char *action, size_t len, unsigned int *refused)
+/*
+ * Another enabled data link into the sink pad of @l, or for a video mux,
+ * into any of its sink pads.
+ */
+static int sink_busy(const struct media_v2_link *l)
+{
+	int x, y, mux, ox, oy;
+	unsigned int i;
+
+	if (!link_ents(l, &x, &y))
+		return 0;
+	mux = ents[y].function == MEDIA_ENT_F_VID_MUX;
+	for (i = 0; i < topo.num_links; i++) {
+		const struct media_v2_link *o = &t_links[i];
+
+		if (o->id == l->id || !(o->flags & MEDIA_LNK_FL_ENABLED) ||
+		    !link_ents(o, &ox, &oy))
+			continue;
+		if (mux ? oy == y : o->sink_id == l->sink_id)
+			return 1;
+	}
+	return 0;
+}
+
+enum { ANSWER_OK = 1, ANSWER_EBUSY = 2, ANSWER_EINVAL = 4 };
+
+/* The answers the link rules allow to SETUP_LINK of @l with @flags (top). */
+static unsigned int rule_answers(const struct media_v2_link *l, uint32_t flags)
+{
+	unsigned int want = 0;
+	int x, y;
+
+	if (!(flags & MEDIA_LNK_FL_ENABLED) || !link_ents(l, &x, &y))
+		return ANSWER_OK;
+	if (sink_busy(l))
+		want |= ANSWER_EBUSY;
+	if (leads_to(y, x))
+		want |= ANSWER_EINVAL;
+	return want ? want : ANSWER_OK;
+}
+
+static unsigned int answer_of(int err)
+{
+	return !err ? ANSWER_OK : err == EBUSY ? ANSWER_EBUSY :
+	       err == EINVAL ? ANSWER_EINVAL : 0;
+}
+
+static const char *answers_name(unsigned int a)
+{
+	static const char *const names[] = {
+		"nothing", "ok", "EBUSY", "ok or EBUSY", "EINVAL", "ok or EINVAL",
+		"EBUSY or EINVAL", "anything",
+	};
+
+	return names[a & 7];
+}
+
+/* Whether the data links, enabled or not, can form a loop (Kahn). */
+static int has_loop(void)
+{
+	int indeg[MAX_ENT] = { 0 }, gone[MAX_ENT] = { 0 };
+	int x, y, s, t, left = n_ents, changed = 1;
+	unsigned int i;
+
+	for (i = 0; i < topo.num_links; i++)
+		if (link_ents(&t_links[i], &s, &t))
+			indeg[t]++;
+	/* take away the entities without inputs: what is left is in loops */
+	while (changed) {
+		changed = 0;
+		for (x = 0; x < (int)n_ents; x++) {
+			if (gone[x] || indeg[x])
+				continue;
+			gone[x] = 1;
+			left--;
+			changed = 1;
+			for (i = 0; i < topo.num_links; i++)
+				if (link_ents(&t_links[i], &s, &y) && s == x)
+					indeg[y]--;
+		}
+	}
+	return left > 0;
+}
+
+/* Flip a random mutable data link; count the refused enables. */
+static int flip_link(char *action, size_t len, unsigned int *busy,
+		     unsigned int *loops)
 {
 	struct media_link_desc d;
 	const struct media_v2_link *l;
 	const struct media_v2_pad *src, *sink;
 	unsigned int i, n = 0, pick;
 	uint32_t flags;
+	unsigned int want;
 	int ret, err;
 
 	for (i = 0; i < topo.num_links; i++)
@@ -257,17 +435,21 @@ static int flip_link(char *action, size_t len, unsigned int *refused)
 	d.sink.entity = sink->entity_id;
 	d.sink.index = sink->index;
 	d.flags = flags;
+	want = rule_answers(l, flags);
 	ret = ioctl(mfd, MEDIA_IOC_SETUP_LINK, &d);
 	err = ret ? errno : 0;
 	snprintf(action, len, "%s '%s':%u -> '%s':%u: %s",
 		 flags ? "enable" : "disable", ent_name(l->source_id),
 		 src->index, ent_name(l->sink_id), sink->index,
 		 err ? strerror(err) : "ok");
-	if (err == EBUSY && flags) {
-		(*refused)++;
-		return 0;
+	*busy += err == EBUSY;
+	*loops += err == EINVAL;
+	if (!(answer_of(err) & want)) {
+		ktap_diag("%s: the link rules say %s", action,
+			  answers_name(want));
+		return -1;
 	}
-	return err ? -1 : 0;
+	return 0;
 }
 
 static int toggle_video(char *action, size_t len)
@@ -300,7 +482,8 @@ int main(int argc, char **argv)
 	const char *media = argc > 1 ? argv[1] : "/dev/media0";
 	unsigned int steps = argc > 2 ? strtoul(argv[2], NULL, 0) : 2000;
 	unsigned long seed = argc > 3 ? strtoul(argv[3], NULL, 0) : 1;
-	unsigned int step, refused = 0, opens = 0, subdevs = 0, i;
+	unsigned int step, busy = 0, loops = 0, opens = 0, subdevs = 0, i;
+	int cyclic;
 	char action[256];
 	int ok = 1;
 
@@ -315,8 +498,9 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < n_ents; i++)
 		subdevs += ents[i].status_fd >= 0;
-	ktap_diag("%u entities, %u subdevices with a power state", n_ents,
-		  subdevs);
+	cyclic = has_loop();
+	ktap_diag("%u entities, %u subdevices with a power state; the data links %s",
+		  n_ents, subdevs, cyclic ? "can form loops" : "form no loop");
 
 	if (check(0, "start"))
 		ok = 0;
@@ -327,7 +511,7 @@ int main(int argc, char **argv)
 			ret = toggle_video(action, sizeof(action));
 			opens++;
 		} else {
-			ret = flip_link(action, sizeof(action), &refused);
+			ret = flip_link(action, sizeof(action), &busy, &loops);
 		}
 		if (ret) {
 			ktap_diag("step %u: %s: unexpected failure", step, action);
@@ -343,8 +527,12 @@ int main(int argc, char **argv)
 	}
 	if (ok && check(step, "all closed"))
 		ok = 0;
-	ktap_diag("%u steps done, %u video open/close, %u refused enables (EBUSY)",
-		  step - 1, opens, refused);
+	ktap_diag("%u steps done, %u video open/close, %u enables refused with EBUSY, %u with EINVAL",
+		  step - 1, opens, busy, loops);
+	if (ok && cyclic && !loops) {
+		ktap_diag("no enable closed a loop: the walk checked nothing of the loop rule");
+		ok = 0;
+	}
 	ktap_result(ok, "power_follows_reachability");
 	return ok ? 0 : 1;
 }
