@@ -277,11 +277,32 @@ static void isp_video_feed(struct isp_video *video, bool feed)
 }
 
 /*
- * s_stream on every subdevice of the pipeline, when its first video node
- * starts and its last one stops. Stopping goes through the subdevices
- * that are streaming, so it also undoes a partial start.
+ * Stop every subdevice of the pipeline that streams, when its last video
+ * node stops, or after a partial start. It walks the pipeline's pads,
+ * which takes no memory, so that it cannot fail and leave a subdevice
+ * streaming; a subdevice with two pads in the pipeline is stopped at the
+ * first (s_stream_enabled).
  */
-static int isp_pipeline_s_stream(struct media_pipeline *pipe, bool enable)
+static void isp_pipeline_stop(struct media_pipeline *pipe)
+{
+	struct media_pipeline_pad_iter iter;
+	struct v4l2_subdev *sd;
+	struct media_pad *pad;
+
+	media_pipeline_for_each_pad(pipe, &iter, pad) {
+		if (!is_media_entity_v4l2_subdev(pad->entity))
+			continue;
+		sd = media_entity_to_v4l2_subdev(pad->entity);
+		if (sd->s_stream_enabled)
+			v4l2_subdev_call(sd, video, s_stream, 0);
+	}
+}
+
+/*
+ * s_stream on every subdevice of the pipeline, when its first video node
+ * starts; on an error, stop those already started.
+ */
+static int isp_pipeline_start(struct media_pipeline *pipe)
 {
 	struct media_pipeline_entity_iter iter;
 	struct media_entity *entity;
@@ -295,18 +316,14 @@ static int isp_pipeline_s_stream(struct media_pipeline *pipe, bool enable)
 		if (!is_media_entity_v4l2_subdev(entity))
 			continue;
 		sd = media_entity_to_v4l2_subdev(entity);
-		if (enable) {
-			ret = v4l2_subdev_call(sd, video, s_stream, 1);
-			if (ret && ret != -ENOIOCTLCMD)
-				break;
-			ret = 0;
-		} else if (sd->s_stream_enabled) {
-			v4l2_subdev_call(sd, video, s_stream, 0);
-		}
+		ret = v4l2_subdev_call(sd, video, s_stream, 1);
+		if (ret && ret != -ENOIOCTLCMD)
+			break;
+		ret = 0;
 	}
 	media_pipeline_entity_iter_cleanup(&iter);
 	if (ret)
-		isp_pipeline_s_stream(pipe, false);
+		isp_pipeline_stop(pipe);
 	return ret;
 }
 
@@ -345,7 +362,7 @@ static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 		goto err_stop;
 	pipe = video_device_pipeline(&video->vdev);
 	if (pipe->start_count == 1) {
-		ret = isp_pipeline_s_stream(pipe, true);
+		ret = isp_pipeline_start(pipe);
 		if (ret)
 			goto err_frame;
 	}
@@ -375,7 +392,7 @@ static int isp_start_streaming(struct vb2_queue *q, unsigned int count)
 err_s_stream:
 	isp_video_feed(video, false);
 	if (pipe->start_count == 1)
-		isp_pipeline_s_stream(pipe, false);
+		isp_pipeline_stop(pipe);
 err_frame:
 	isp_frame_destroy(video->frame);
 	video->frame = NULL;
@@ -410,7 +427,7 @@ static void isp_video_halt(struct isp_video *video)
 
 	pipe = video_device_pipeline(&video->vdev);
 	if (pipe->start_count == 1)
-		isp_pipeline_s_stream(pipe, false);
+		isp_pipeline_stop(pipe);
 	video_device_pipeline_stop(&video->vdev);
 }
 

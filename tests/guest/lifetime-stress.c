@@ -68,6 +68,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kmsg.h"
 #include "ktap.h"
 
 #define MAX_WORKERS	16
@@ -948,53 +949,6 @@ static void power_left(char *out, size_t len)
 }
 
 /* -------------------------------------------------------------------------
- * Kernel splats, from /dev/kmsg
- */
-
-static const char *const splats[] = {
-	"BUG:", "WARNING:", "Oops", "Unable to handle", "KASAN", "UBSAN",
-	"possible circular", "inconsistent lock", "kernel BUG",
-	"Internal error:",
-};
-
-/* read the records logged since @fd was opened; print the first splats */
-static unsigned int splats_since(int fd)
-{
-	char rec[2048], *msg;
-	unsigned int found = 0, shown = 0, ctx = 0, i;
-	ssize_t n;
-
-	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue;	/* overwritten records: go on */
-		if (n <= 0)
-			break;
-		rec[n] = 0;
-		msg = strchr(rec, ';');
-		if (!msg)
-			continue;
-		msg++;
-		msg[strcspn(msg, "\n")] = 0;
-		for (i = 0; i < sizeof(splats) / sizeof(splats[0]); i++)
-			if (strstr(msg, splats[i]))
-				break;
-		if (i < sizeof(splats) / sizeof(splats[0]) && !ctx) {
-			found++;
-			if (found <= 3)
-				ctx = 3;
-		}
-		if (ctx && shown < 8) {
-			ktap_diag("splat: %s", msg);
-			shown++;
-		}
-		if (ctx)
-			ctx--;
-	}
-	return found;
-}
-
-/* -------------------------------------------------------------------------
  * The test
  */
 
@@ -1039,10 +993,8 @@ int main(int argc, char **argv)
 	ktap_diag("/dev/media0: %ld entities; the ISP: %s", before,
 		  isp[0] ? isp : "none");
 
-	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	kmsg = kmsg_open();
 	kmsg_err = errno;
-	if (kmsg >= 0)
-		lseek(kmsg, 0, SEEK_END);
 
 	st = mmap(NULL, MAX_WORKERS * sizeof(*st), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);

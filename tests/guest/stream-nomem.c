@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stream-nomem [MEDIA]: STREAMON and STREAMOFF of a capture node with each
+ * of their kernel memory allocations failing in turn, through the task's
+ * /proc/thread-self/fail-nth (CONFIG_FAILSLAB, the debug kernel): the Nth
+ * slab allocation of the next system calls fails, for N = 1, 2, ... until
+ * a call makes fewer than N.
+ *
+ *   1 streamon_nomem   a STREAMON whose allocation failed returns an error
+ *                      or streams; either way, after the node is closed,
+ *                      it streams again (3 frames);
+ *   2 streamoff_nomem  STREAMOFF cannot fail: it returns 0 and stops the
+ *                      whole pipeline, which then streams again;
+ *   3 no_splat         the kernel logged no splat meanwhile. A subdevice
+ *                      left streaming (a stop given up for want of memory)
+ *                      makes the next start's s_stream() warn.
+ *
+ * The capture node is the first one of MEDIA (default /dev/media0) that
+ * streams as it is configured. Output is KTAP.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/media.h>
+#include <linux/videodev2.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "kmsg.h"
+#include "ktap.h"
+#include "media.h"
+
+#define FAILSLAB	"/sys/kernel/debug/failslab/"
+#define MAX_CALLS	500	/* allocations of one call, at most */
+
+static char dev[160];
+
+static int write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/* fail the @n-th allocation of this thread from now on (0: none) */
+static int fail_nth(unsigned int n)
+{
+	char val[16];
+
+	snprintf(val, sizeof(val), "%u", n);
+	return write_str("/proc/thread-self/fail-nth", val);
+}
+
+/* whether the failure armed by fail_nth() has happened; disarms it */
+static int failed_yet(void)
+{
+	char val[16] = "";
+	int fd = open("/proc/thread-self/fail-nth", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, val, sizeof(val) - 1);
+	close(fd);
+	fail_nth(0);
+	return n > 0 && atoi(val) == 0;
+}
+
+/* @dev open, with two MMAP buffers queued, or -1 */
+static int prepare(void)
+{
+	struct v4l2_requestbuffers req = {
+		.count = 2, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+		.memory = V4L2_MEMORY_MMAP,
+	};
+	unsigned int i;
+	int fd;
+
+	fd = open(dev, O_RDWR | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, VIDIOC_REQBUFS, &req) || req.count < 1)
+		goto err;
+	for (i = 0; i < req.count; i++) {
+		struct v4l2_buffer buf = {
+			.index = i, .type = req.type, .memory = req.memory,
+		};
+
+		if (ioctl(fd, VIDIOC_QBUF, &buf))
+			goto err;
+	}
+	return fd;
+err:
+	close(fd);
+	return -1;
+}
+
+/* dequeue and queue again @n buffers, each within 5 s */
+static int frames(int fd, unsigned int n)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	while (n--) {
+		struct v4l2_buffer buf = {
+			.type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+			.memory = V4L2_MEMORY_MMAP,
+		};
+
+		if (poll(&p, 1, 5000) != 1 || ioctl(fd, VIDIOC_DQBUF, &buf) ||
+		    ioctl(fd, VIDIOC_QBUF, &buf))
+			return -1;
+	}
+	return 0;
+}
+
+static int streamon(int fd)
+{
+	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+
+	return ioctl(fd, VIDIOC_STREAMON, &type);
+}
+
+static int streamoff(int fd)
+{
+	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+
+	return ioctl(fd, VIDIOC_STREAMOFF, &type);
+}
+
+/* a whole session of 3 frames: 0 when the node streams */
+static int streams(void)
+{
+	int fd = prepare(), ret = -1;
+
+	if (fd < 0)
+		return -1;
+	if (!streamon(fd) && !frames(fd, 3) && !streamoff(fd))
+		ret = 0;
+	close(fd);
+	return ret;
+}
+
+/* the first capture node of @media that streams, into dev */
+static int find_node(const char *media)
+{
+	struct media_v2_topology topo = { 0 };
+	struct media_v2_interface *intf;
+	unsigned int i;
+	int mfd, ret = -1;
+
+	mfd = open(media, O_RDWR);
+	if (mfd < 0 || ioctl(mfd, MEDIA_IOC_G_TOPOLOGY, &topo))
+		goto out;
+	intf = calloc(topo.num_interfaces + 1, sizeof(*intf));
+	if (!intf)
+		goto out;
+	topo.ptr_interfaces = (uintptr_t)intf;
+	if (ioctl(mfd, MEDIA_IOC_G_TOPOLOGY, &topo))
+		goto out_free;
+	for (i = 0; i < topo.num_interfaces && ret; i++) {
+		struct v4l2_capability cap;
+		int fd;
+
+		if (intf[i].intf_type != MEDIA_INTF_T_V4L_VIDEO ||
+		    devname(intf[i].devnode.major, intf[i].devnode.minor,
+			    dev, sizeof(dev)))
+			continue;
+		fd = open(dev, O_RDWR);
+		if (fd < 0)
+			continue;
+		if (!ioctl(fd, VIDIOC_QUERYCAP, &cap) &&
+		    (cap.device_caps & V4L2_CAP_VIDEO_CAPTURE)) {
+			close(fd);
+			ret = streams();
+		} else {
+			close(fd);
+		}
+	}
+out_free:
+	free(intf);
+out:
+	if (mfd >= 0)
+		close(mfd);
+	return ret;
+}
+
+/*
+ * Fail each allocation of STREAMON (@off false) or STREAMOFF (@off true)
+ * in turn. 1 when every case ended as the top says.
+ */
+static int each_allocation(int off)
+{
+	const char *call = off ? "STREAMOFF" : "STREAMON";
+	unsigned int n, refused = 0, went_on = 0;
+	int fd, ret, err, hit, ok = 1;
+
+	for (n = 1; n <= MAX_CALLS; n++) {
+		fd = prepare();
+		if (fd < 0 || (off && (streamon(fd) || frames(fd, 1)))) {
+			ktap_diag("%s: %s: cannot stream before the call: %s",
+				  call, dev, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return 0;
+		}
+		if (fail_nth(n)) {
+			ktap_diag("fail-nth: %s", strerror(errno));
+			close(fd);
+			return 0;
+		}
+		ret = off ? streamoff(fd) : streamon(fd);
+		err = errno;
+		hit = failed_yet();
+		if (ret && off) {
+			ktap_diag("STREAMOFF, allocation %u failing: %s", n,
+				  strerror(err));
+			ok = 0;
+		} else if (ret) {
+			refused++;
+			if (refused <= 3)
+				ktap_diag("STREAMON, allocation %u failing: %s",
+					  n, strerror(err));
+		} else if (!off && hit) {
+			went_on++;
+			if (frames(fd, 1)) {
+				ktap_diag("STREAMON, allocation %u failing: started, but no frame",
+					  n);
+				ok = 0;
+			}
+		}
+		close(fd);
+		if (streams()) {
+			ktap_diag("%s, allocation %u failing: %s streams no more",
+				  call, n, dev);
+			return 0;
+		}
+		if (!hit)
+			break;
+	}
+	ktap_diag("%s: %u allocations, each failed in turn: %u refused, %u started anyway",
+		  call, n - 1, refused, went_on);
+	if (n == 1) {
+		ktap_diag("%s made no allocation that could fail: this checked nothing",
+			  call);
+		ok = off;	/* STREAMOFF need not allocate */
+	}
+	return ok && n <= MAX_CALLS;
+}
+
+int main(int argc, char **argv)
+{
+	const char *media = argc > 1 ? argv[1] : "/dev/media0";
+	int kmsg, kmsg_err;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ktap_plan(3);
+	if (access("/proc/thread-self/fail-nth", W_OK) ||
+	    write_str(FAILSLAB "ignore-gfp-wait", "N")) {
+		ktap_skip("streamon_nomem", "no fail-nth or failslab: a kernel without CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS");
+		ktap_skip("streamoff_nomem", "the same");
+		ktap_skip("no_splat", "the same");
+		return 0;
+	}
+	/* one line per injected failure is enough: no stack dump */
+	write_str(FAILSLAB "verbose", "0");
+	if (find_node(media)) {
+		ktap_diag("%s: no capture node streams as configured", media);
+		ktap_result(0, "streamon_nomem");
+		ktap_result(0, "streamoff_nomem");
+		ktap_result(0, "no_splat");
+		return 1;
+	}
+	ktap_diag("%s streams", dev);
+	kmsg = kmsg_open();
+	kmsg_err = errno;
+	ktap_result(each_allocation(0), "streamon_nomem");
+	ktap_result(each_allocation(1), "streamoff_nomem");
+	if (kmsg < 0)
+		ktap_skip("no_splat", "/dev/kmsg: %s", strerror(kmsg_err));
+	else
+		ktap_result(!splats_since(kmsg), "no_splat");
+	write_str(FAILSLAB "ignore-gfp-wait", "Y");
+	write_str(FAILSLAB "verbose", "2");
+	return 0;
+}
