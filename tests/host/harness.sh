@@ -8,7 +8,7 @@
 #  - fails on any "not ok", on a missing or short plan, on a boot that
 #    never reached the end of its suite (timeout, crash), and on any kernel
 #    splat: WARNING, BUG, Oops, panic, KASAN, UBSAN, lockdep, kmemleak,
-#    hung task.
+#    hung task, and a checker that switched itself off.
 # Host-side KTAP files (--host, e.g. the lint results and the artefact
 # checks) are counted too, but not searched for splats. Prints the failing
 # tests, the first splat of a boot (its kind, with context), and ends with
@@ -305,7 +305,9 @@ write_junit() {
 # here" line comes before the WARNING or UBSAN line that says what it is;
 # a KASAN report's first line is "BUG: KASAN: ..."). Lines that start with
 # "# " are the guests' own words (a suite may quote a splat it found).
-# Each entry: KIND=EXTENDED-REGEX.
+# Each entry: KIND=EXTENDED-REGEX. A checker that switched itself off
+# (kmemleak or debugobjects out of memory, under stream-nomem's failed
+# allocations) would find nothing more: that is a failure too.
 splat_kinds=(
 	'KASAN=KASAN:'
 	'UBSAN=UBSAN:'
@@ -316,6 +318,7 @@ splat_kinds=(
 	'Oops=Oops|Unable to handle kernel|Internal error:'
 	'BUG=BUG:'
 	'WARNING=WARNING:|cut here \]-'
+	'checker off=Kernel memory leak detector disabled|ODEBUG: Out of memory'
 )
 splat_re=
 for k in "${splat_kinds[@]}"; do splat_re=${splat_re:+$splat_re|}${k#*=}; done

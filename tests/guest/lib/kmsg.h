@@ -21,6 +21,8 @@ static const char *const splats[] = {
 	"BUG:", "WARNING:", "Oops", "Unable to handle", "KASAN", "UBSAN",
 	"possible circular", "inconsistent lock", "kernel BUG",
 	"Internal error:",
+	/* a checker switched off finds nothing more */
+	"Kernel memory leak detector disabled", "ODEBUG: Out of memory",
 };
 
 /* /dev/kmsg at its end (what is logged from now on), or -1 and errno */
