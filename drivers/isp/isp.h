@@ -491,6 +491,7 @@ void isp_unlink_entity(struct isp_device *isp, struct media_entity *entity);
 struct media_entity *isp_links_join(struct isp_device *isp,
 				    struct fwnode_handle *fwnode,
 				    struct media_pipeline *pipe);
+bool isp_entity_checks_loops(struct media_entity *entity);
 int isp_link_order(struct isp_device *isp, struct media_entity *source,
 		   struct media_entity *sink);
 int isp_link_setup(struct media_entity *entity, const struct media_pad *local,

@@ -350,8 +350,10 @@ static void isp_remove_videos(struct isp_device *isp)
  * @notification: MEDIA_DEV_NOTIFY_PRE_LINK_CH or _POST_LINK_CH
  *
  * A data link about to be enabled must not close a loop of enabled links
- * (isp_link_order()): the rule is the media device's, whichever entities
- * the link joins.
+ * (isp_link_order()). The ISP's own entities check it in their link_setup,
+ * after their one-input rule (isp_link_setup()); the links into other
+ * entities (the video bus switch) are checked here, so that the order
+ * covers every enabled link.
  *
  * The seed semantics: a link change powers up or down what it connects to
  * an open video node (v4l2_pipeline_link_notify). Under the "streaming"
@@ -372,7 +374,8 @@ int isp_link_notify(struct media_link *link, u32 flags,
 
 	if (notification == MEDIA_DEV_NOTIFY_PRE_LINK_CH &&
 	    (flags & MEDIA_LNK_FL_ENABLED) &&
-	    (link->flags & MEDIA_LNK_FL_LINK_TYPE) == MEDIA_LNK_FL_DATA_LINK) {
+	    (link->flags & MEDIA_LNK_FL_LINK_TYPE) == MEDIA_LNK_FL_DATA_LINK &&
+	    !isp_entity_checks_loops(link->sink->entity)) {
 		ret = isp_link_order(isp, link->source->entity,
 				     link->sink->entity);
 		if (ret)

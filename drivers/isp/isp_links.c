@@ -19,7 +19,7 @@
  */
 
 /**
- * isp_link_setup() - enforce one enabled input per sink pad
+ * isp_link_setup() - the link rules of the ISP's entities
  * @entity: the entity whose link changes
  * @local: the pad of @entity at this end of the link
  * @remote: the pad at the other end
@@ -27,10 +27,12 @@
  *
  * A sink pad of the OMAP3 ISP takes data from one source at a time, so
  * enabling a second link into a sink pad that already has an enabled one
- * fails with -EBUSY, as on the real hardware. (The rule against loops is
- * the media device's: isp_link_order(), from isp_link_notify().)
+ * fails with -EBUSY, as on the real hardware. A link that would close a
+ * loop of enabled links fails with -EINVAL (isp_link_order()); a link
+ * that breaks both rules gets -EBUSY, as in the seed. (isp_link_notify()
+ * applies the loop rule to the links into other entities.)
  *
- * Return: 0 or -EBUSY.
+ * Return: 0, -EBUSY, -EINVAL or -ENOMEM.
  */
 int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 		   const struct media_pad *remote, u32 flags)
@@ -47,7 +49,15 @@ int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 		if (link->flags & MEDIA_LNK_FL_ENABLED)
 			return -EBUSY;
 	}
-	return 0;
+	return isp_link_order(container_of(entity->graph_obj.mdev,
+					   struct isp_device, mdev),
+			      remote->entity, entity);
+}
+
+/* whether @entity's link_setup applies the loop rule (isp_link_setup()) */
+bool isp_entity_checks_loops(struct media_entity *entity)
+{
+	return entity->ops && entity->ops->link_setup == isp_link_setup;
 }
 
 /* -----------------------------------------------------------------------------
