@@ -273,7 +273,10 @@ junit_suites() {
 				body = body sprintf("    <testcase classname=\"%s\" name=\"%s\"/>\n", cls, esc(name))
 			} else {
 				f++
-				body = body sprintf("    <testcase classname=\"%s\" name=\"%s\"><failure message=\"%s\">%s</failure></testcase>\n", cls, esc(name), esc(line), esc(diag))
+				# joined, not sprintf: mawk limits what sprintf
+				# makes to 8192 bytes, and the diagnostics before
+				# a failure can be longer
+				body = body "    <testcase classname=\"" cls "\" name=\"" esc(name) "\"><failure message=\"" esc(line) "\">" esc(diag) "</failure></testcase>\n"
 			}
 			diag = ""
 		}
