@@ -14,7 +14,14 @@
  *                      after the node is closed, it streams again;
  *   2 streamoff_nomem  STREAMOFF cannot fail: it returns 0 and stops the
  *                      whole pipeline, which then streams again;
- *   3 no_splat         the kernel logged no splat meanwhile. A subdevice
+ *   3 power_given_back no entity of MEDIA is powered after each case's
+ *                      file is closed, nor, under the "streaming" power
+ *                      policy (stream-nomem-streaming.sh), after a refused
+ *                      STREAMON or a STREAMOFF, the file still open; and
+ *                      a stream about to be stopped is powered (the ISP's
+ *                      debugfs "power" view; skipped under "autosuspend",
+ *                      which keeps power for a delay);
+ *   4 no_splat         the kernel logged no splat meanwhile. A subdevice
  *                      left streaming (a stop given up for want of memory)
  *                      makes the next start's s_stream() warn.
  *
@@ -31,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "kmsg.h"
@@ -38,9 +47,15 @@
 #include "media.h"
 
 #define FAILSLAB	"/sys/kernel/debug/failslab/"
+#define ISP_DEBUGFS	"/sys/kernel/debug/n900-isp/"
 #define MAX_CALLS	500	/* allocations of one call, at most */
 
 static char dev[160];
+/* the ISP's "power" view of MEDIA, and its policy */
+static char power_view[160];
+static enum { POLICY_NONE, POLICY_PIPELINE, POLICY_STREAMING } policy;
+/* power checks failed: entities powered, or the view unreadable */
+static unsigned int power_failed;
 static char old_wait[8] = "Y", old_verbose[8] = "2";
 
 static int write_str(const char *path, const char *val)
@@ -149,6 +164,74 @@ static int frames(int fd, unsigned int n)
 	return 0;
 }
 
+/*
+ * The entities of MEDIA that are powered, or -1 when the power view cannot
+ * be read; the first of them into @first. A line of the view is the
+ * entity's name (which may hold spaces), then six columns: use, power
+ * ("on" or "off"), transitions, time powered, active power, energy.
+ */
+static int powered(char *first, size_t len)
+{
+	char line[256], *tok[32], *save;
+	FILE *f = fopen(power_view, "r");
+	unsigned int t, i;
+	int n = 0, err = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || !strncmp(line, "total_energy_uJ ", 16))
+			continue;
+		t = 0;
+		for (tok[t] = strtok_r(line, " \t\n", &save); tok[t] && t < 31;
+		     tok[t] = strtok_r(NULL, " \t\n", &save))
+			t++;
+		if (t < 7 || (strcmp(tok[t - 5], "on") &&
+			      strcmp(tok[t - 5], "off"))) {
+			err = EPROTO;	/* not a line of the view */
+			break;
+		}
+		if (strcmp(tok[t - 5], "on"))
+			continue;
+		if (n++)
+			continue;
+		first[0] = 0;
+		for (i = 0; i + 6 < t; i++)	/* the name's words */
+			snprintf(first + strlen(first), len - strlen(first),
+				 "%s%s", i ? " " : "", tok[i]);
+	}
+	if (!err && ferror(f))
+		err = EIO;
+	fclose(f);
+	errno = err;
+	return err ? -1 : n;
+}
+
+/*
+ * After @what in case @n of @call: entities powered (@want_on) or none,
+ * or a diagnostic (the first three).
+ */
+static void check_power(const char *call, unsigned int n, const char *what,
+			int want_on)
+{
+	char first[64] = "";
+	int on = powered(first, sizeof(first));
+
+	if (on >= 0 && !on == !want_on)
+		return;
+	if (power_failed++ >= 3)
+		return;
+	if (on < 0)
+		ktap_diag("%s, allocation %u failing, %s: %s: %s", call, n,
+			  what, power_view, strerror(errno));
+	else if (on)
+		ktap_diag("%s, allocation %u failing, %s: %d entities powered (%s first)",
+			  call, n, what, on, first);
+	else
+		ktap_diag("%s, allocation %u failing, %s: nothing powered", call,
+			  n, what);
+}
+
 static int streamon(int fd)
 {
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
@@ -244,6 +327,9 @@ static int each_allocation(int off)
 			close(fd);
 			return 0;
 		}
+		/* the control: what streams is powered, under either policy */
+		if (off && n == 1 && policy != POLICY_NONE)
+			check_power(call, n, "streaming before the call", 1);
 		ret = off ? streamoff(fd) : streamon(fd);
 		err = errno;
 		hit = failed_yet();
@@ -261,6 +347,8 @@ static int each_allocation(int off)
 			if (refused <= 3)
 				ktap_diag("STREAMON, allocation %u failing: %s",
 					  n, strerror(err));
+			if (policy == POLICY_STREAMING)
+				check_power(call, n, "refused", 0);
 			/* nothing left behind that the same file would see */
 			if (streamon(fd) || frames(fd, 1) || streamoff(fd)) {
 				ktap_diag("STREAMON, allocation %u failing: refused, then does not stream on the same file: %s",
@@ -275,7 +363,11 @@ static int each_allocation(int off)
 				ok = 0;
 			}
 		}
+		if (off && !ret && policy == POLICY_STREAMING)
+			check_power(call, n, "stopped", 0);
 		close(fd);
+		if (policy != POLICY_NONE)
+			check_power(call, n, "closed", 0);
 		if (streams()) {
 			ktap_diag("%s, allocation %u failing: %s streams no more",
 				  call, n, dev);
@@ -297,10 +389,13 @@ static int each_allocation(int off)
 int main(int argc, char **argv)
 {
 	const char *media = argc > 1 ? argv[1] : "/dev/media0";
+	char policy_line[64] = "";
 	int kmsg, kmsg_err;
+	struct stat st;
+	FILE *f;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ktap_plan(3);
+	ktap_plan(4);
 	read_str(FAILSLAB "ignore-gfp-wait", old_wait, sizeof(old_wait));
 	read_str(FAILSLAB "verbose", old_verbose, sizeof(old_verbose));
 	atexit(restore_failslab);
@@ -310,6 +405,7 @@ int main(int argc, char **argv)
 		ktap_diag("no fail-nth or failslab: a kernel without CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS checks nothing here");
 		ktap_result(0, "streamon_nomem");
 		ktap_result(0, "streamoff_nomem");
+		ktap_result(0, "power_given_back");
 		ktap_result(0, "no_splat");
 		return 1;
 	}
@@ -319,14 +415,42 @@ int main(int argc, char **argv)
 		ktap_diag("%s: no capture node streams as configured", media);
 		ktap_result(0, "streamon_nomem");
 		ktap_result(0, "streamoff_nomem");
+		ktap_result(0, "power_given_back");
 		ktap_result(0, "no_splat");
 		return 1;
 	}
-	ktap_diag("%s streams", dev);
+	/* the view's directory is named after the media device (media<minor>) */
+	if (!stat(media, &st))
+		snprintf(power_view, sizeof(power_view),
+			 ISP_DEBUGFS "media%u/power", minor(st.st_rdev));
+	f = fopen(power_view, "r");
+	if (f) {
+		if (!fgets(policy_line, sizeof(policy_line), f))
+			policy_line[0] = 0;
+		fclose(f);
+	}
+	policy_line[strcspn(policy_line, "\n")] = 0;
+	if (!strcmp(policy_line, "# policy: pipeline"))
+		policy = POLICY_PIPELINE;
+	else if (!strcmp(policy_line, "# policy: streaming"))
+		policy = POLICY_STREAMING;
+	ktap_diag("%s streams; %s", dev,
+		  policy_line[0] ? policy_line + 2 : "no power view");
 	kmsg = kmsg_open();
 	kmsg_err = errno;
 	ktap_result(each_allocation(0), "streamon_nomem");
 	ktap_result(each_allocation(1), "streamoff_nomem");
+	if (policy == POLICY_NONE && policy_line[0])
+		/* power is held for the delay after the last user */
+		ktap_skip("power_given_back", "%s: power not checked",
+			  policy_line + 2);
+	else if (policy == POLICY_NONE) {
+		ktap_diag("no power view at %s", power_view);
+		ktap_result(0, "power_given_back");
+	} else
+		ktap_result(!power_failed, "power_given_back");
+	if (power_failed)
+		ktap_diag("%u power checks failed", power_failed);
 	if (kmsg < 0)
 		ktap_skip("no_splat", "/dev/kmsg: %s", strerror(kmsg_err));
 	else
