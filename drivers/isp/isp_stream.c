@@ -235,8 +235,19 @@ static int isp_video_thread(void *data)
 					ISP_FRAME_INTERVAL_NS;
 		next = ktime_add_ns(next, period);
 		if (ktime_before(ktime_get(), next)) {
+			/*
+			 * kthread_park() sets its flag, then wakes the
+			 * thread: a park asked for since the check above is
+			 * seen here, after the state is set, or its wake-up
+			 * ends the sleep. (A kthread_stop() also sets a
+			 * notification signal, which no interruptible sleep
+			 * waits through; it is checked here all the same.)
+			 */
 			set_current_state(TASK_INTERRUPTIBLE);
-			schedule_hrtimeout(&next, HRTIMER_MODE_ABS);
+			if (kthread_should_stop() || kthread_should_park())
+				__set_current_state(TASK_RUNNING);
+			else
+				schedule_hrtimeout(&next, HRTIMER_MODE_ABS);
 			if (kthread_should_stop())
 				break;
 			/* woken to park: no frame before the sleep */
