@@ -164,13 +164,6 @@ static int isp_ranked_cmp(const void *a, const void *b)
 	return ra->rank < rb->rank ? -1 : ra->rank > rb->rank;
 }
 
-static int isp_rank_cmp(const void *a, const void *b)
-{
-	const u64 *ra = a, *rb = b;
-
-	return *ra < *rb ? -1 : *ra > *rb;
-}
-
 /**
  * isp_link_order() - refuse a link that would close a loop, order the others
  * @isp: the ISP device
@@ -188,8 +181,8 @@ int isp_link_order(struct isp_device *isp, struct media_entity *source,
 {
 	struct isp_ranked *set = NULL;
 	unsigned long *seen = NULL;
-	unsigned int n = 0, forward, i;
-	u64 lo, hi, *pool = NULL;
+	unsigned int n = 0, forward, down, up, i;
+	u64 lo, hi;
 	int ret;
 
 	lockdep_assert_held(&isp->mdev.graph_mutex);
@@ -221,23 +214,27 @@ int isp_link_order(struct isp_device *isp, struct media_entity *source,
 	set[n++] = (struct isp_ranked){ hi, source };
 	isp_rank_search(isp, set, &n, seen, false, lo, hi, sink);
 
-	/* their ranks, pooled: the upstream part takes the lower ones */
-	pool = kvmalloc_array(n, sizeof(*pool), GFP_KERNEL);
-	if (!pool) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < n; i++)
-		pool[i] = set[i].rank;
-	sort(pool, n, sizeof(*pool), isp_rank_cmp, NULL);
+	/*
+	 * Both parts in their own order; then their ranks, merged, lowest
+	 * first: the first n - forward go to the upstream part, set[forward]
+	 * to set[n - 1], the others to the downstream part, set[0] to
+	 * set[forward - 1]. The ranks are read from set, written to the
+	 * ISP's ranks; down and up walk the two parts' ranks.
+	 */
 	sort(set, forward, sizeof(*set), isp_ranked_cmp, NULL);
 	sort(set + forward, n - forward, sizeof(*set), isp_ranked_cmp, NULL);
-	for (i = 0; i < n - forward; i++)
-		isp->ranks[set[forward + i].entity->internal_idx] = pool[i];
-	for (i = 0; i < forward; i++)
-		isp->ranks[set[i].entity->internal_idx] = pool[n - forward + i];
+	down = 0;
+	up = forward;
+	for (i = 0; i < n; i++) {
+		struct media_entity *entity = i < n - forward ?
+			set[forward + i].entity : set[i - (n - forward)].entity;
+
+		if (up == n || (down < forward && set[down].rank < set[up].rank))
+			isp->ranks[entity->internal_idx] = set[down++].rank;
+		else
+			isp->ranks[entity->internal_idx] = set[up++].rank;
+	}
 out:
-	kvfree(pool);
 	kvfree(set);
 	bitmap_free(seen);
 	return ret;
