@@ -36,10 +36,16 @@
  * per-call operations):
  *
  *   BENCH-PAIR op=enum entities=4097/1025 runs=31 ratio=4.21 min=3.90 max=4.80
+ *
+ * mc-bench --loop OP SECONDS MEDIA VIDEO runs the one operation OP (one
+ * of the above but power_on) on MEDIA for SECONDS, for a profiler to watch:
+ *
+ *   BENCH-LOOP op=topology entities=4097 runs=4870 mean_us=2053.1
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/media.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -365,6 +371,53 @@ static void bench(const char *op, void (*fn)(void), double (*timed)(void),
 	fflush(stdout);
 }
 
+/*
+ * --loop: @fn on the current device over and over for @seconds, for a
+ * profiler watching from outside (perf on QEMU's process, say); prints
+ * how many runs and their mean.
+ */
+static void loop(const char *op, void (*fn)(void), double seconds)
+{
+	double t0 = now_us(), t;
+	unsigned long n = 0;
+
+	do {
+		fn();
+		n++;
+		t = now_us() - t0;
+	} while (t < seconds * 1e6);
+	printf("BENCH-LOOP op=%s entities=%u runs=%lu mean_us=%.1f\n",
+	       op, cur->num_entities, n, t / n);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+	bool open_video;
+} loop_ops[] = {
+	{ "enum", op_enum, false },
+	{ "device_info", op_device_info, false },
+	{ "enum_entities", op_enum_entities, false },
+	{ "enum_links", op_enum_links, false },
+	{ "topology", op_topology, false },
+	{ "toggle_idle", op_toggle, false },
+	{ "toggle", op_toggle, true },
+};
+#define NLOOP_OPS	(sizeof(loop_ops) / sizeof(loop_ops[0]))
+
+static int usage(const char *prog)
+{
+	unsigned int i;
+
+	fprintf(stderr, "usage: %s /dev/mediaN /dev/videoN [/dev/mediaM /dev/videoM]\n"
+		"       %s --loop OP SECONDS /dev/mediaN /dev/videoN\n"
+		"OP:", prog, prog);
+	for (i = 0; i < NLOOP_OPS; i++)
+		fprintf(stderr, " %s", loop_ops[i].name);
+	fprintf(stderr, "\n");
+	return 2;
+}
+
 /* each device's capture node open (@open), or closed */
 static void video_nodes(int open_them)
 {
@@ -385,13 +438,29 @@ static void video_nodes(int open_them)
 
 int main(int argc, char **argv)
 {
-	unsigned int d;
+	const char *prog = argv[0], *loop_op = NULL;
+	double loop_s = 0;
+	unsigned int d, op = 0;
+	char *end;
 
-	if (argc != 3 && argc != 5) {
-		fprintf(stderr, "usage: %s /dev/mediaN /dev/videoN [/dev/mediaM /dev/videoM]\n",
-			argv[0]);
-		return 2;
+	if (argc > 1 && !strcmp(argv[1], "--loop")) {
+		if (argc != 6)
+			return usage(prog);
+		loop_op = argv[2];
+		loop_s = strtod(argv[3], &end);
+		if (end == argv[3] || *end || !isfinite(loop_s) || loop_s <= 0)
+			return usage(prog);
+		while (op < NLOOP_OPS && strcmp(loop_ops[op].name, loop_op))
+			op++;
+		if (op == NLOOP_OPS) {
+			fprintf(stderr, "mc-bench: no operation %s\n", loop_op);
+			return usage(prog);
+		}
+		argc -= 3;
+		argv += 3;
 	}
+	if (argc != 3 && argc != 5)
+		return usage(prog);
 	ndevs = (argc - 1) / 2;
 	for (d = 0; d < ndevs; d++) {
 		cur = &devs[d];
@@ -400,6 +469,14 @@ int main(int argc, char **argv)
 		if (cur->media_fd < 0)
 			die(argv[1 + 2 * d]);
 		cur->num_entities = enumerate();
+	}
+	if (loop_op) {
+		if (loop_ops[op].fn == op_toggle)
+			pick_link();
+		if (loop_ops[op].open_video)
+			video_nodes(1);
+		loop(loop_op, loop_ops[op].fn, loop_s);
+		return 0;
 	}
 	/* the smaller graph first: the ratios are the bigger's over it */
 	if (ndevs == 2 && devs[0].num_entities > devs[1].num_entities) {
