@@ -8,11 +8,10 @@
 . /etc/n900/functions
 # shellcheck source=tests/guest/lib/ktap.sh
 . /usr/lib/n900/tests/lib/ktap.sh
-if n900_unload_drivers && modprobe n900-power policy=autosuspend autosuspend_delay_ms=20 &&
-	n900_load_drivers; then
+if n900_power_reload policy=autosuspend autosuspend_delay_ms=20; then
 	/usr/lib/n900/tests/lifetime-stress "$@"
 else
 	ktap_plan 1
 	ktap_result 0 autosuspend_policy_loaded "cannot reload the drivers with policy=autosuspend"
 fi
-n900_unload_drivers && modprobe n900-power && n900_load_drivers
+n900_power_reload

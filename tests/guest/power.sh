@@ -155,8 +155,7 @@ session() { # prints the energy the session cost, in uJ
 reload() { # POLICY [PARAMETER=VALUE...]: n900-power's, the drivers reloaded
 	policy_=$1
 	shift
-	n900_unload_drivers && modprobe n900-power policy="$policy_" "$@" &&
-		n900_load_drivers
+	n900_power_reload policy="$policy_" "$@"
 }
 e_pipe=$(session)
 reload streaming

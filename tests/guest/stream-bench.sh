@@ -145,7 +145,7 @@ dt_powerup_us() {
 	echo "$sum"
 }
 for pol in pipeline autosuspend streaming; do
-	if ! { n900_unload_drivers && modprobe n900-power policy=$pol && n900_load_drivers; }; then
+	if ! n900_power_reload policy=$pol; then
 		echo "BENCH-FAILED policy=$pol: cannot reload the drivers"
 		continue
 	fi
@@ -182,7 +182,7 @@ for pol in pipeline autosuspend streaming; do
 		echo "BENCH-POWER-DT devices=$n powerup_us=$dt"
 	fi
 done
-n900_unload_drivers && modprobe n900-power && n900_load_drivers
+n900_power_reload
 
 modprobe vimc
 vimc=

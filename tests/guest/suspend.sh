@@ -156,7 +156,7 @@ ktap_result $ok streaming_pipeline_policy "$bad" "$(echo "$out" | grep '^#' | cu
 
 # 3. The same under the streaming policy: power taken in s_stream
 rm -f /tmp/suspend-order
-if n900_unload_drivers && modprobe n900-power policy=streaming && n900_load_drivers; then
+if n900_power_reload policy=streaming; then
 	dev=$(/usr/lib/n900/main-pipeline.sh 648x492 640x480 2>/dev/null | tail -n 1)
 	out=$(stream_through_sleep "$dev")
 	bad=$(echo "$out" | grep -v '^#')
@@ -169,8 +169,7 @@ ktap_result $ok streaming_streaming_policy "$bad" "$(echo "$out" | grep '^#' | c
 
 # 4. The autosuspend policy (10 s): a capture ends, its devices wait for
 # their power-down; the sleep powers them down, and they stay down
-if n900_unload_drivers && modprobe n900-power policy=autosuspend autosuspend_delay_ms=10000 &&
-	n900_load_drivers; then
+if n900_power_reload policy=autosuspend autosuspend_delay_ms=10000; then
 	dev=$(/usr/lib/n900/main-pipeline.sh 648x492 640x480 2>/dev/null | tail -n 1)
 	"$T/capture" "$dev" 3 /dev/null >$LOG 2>&1
 	before=$(powered_set)
@@ -190,5 +189,5 @@ else
 fi
 ok=0; [ -n "$bad" ] || ok=1
 ktap_result $ok autosuspend_delay_ends "$bad" "powered by the delay: $before"
-n900_unload_drivers && modprobe n900-power && n900_load_drivers
+n900_power_reload
 media-ctl -r
