@@ -440,15 +440,16 @@ int main(int argc, char **argv)
 	kmsg_err = errno;
 	ktap_result(each_allocation(0), "streamon_nomem");
 	ktap_result(each_allocation(1), "streamoff_nomem");
-	if (policy == POLICY_NONE && policy_line[0])
+	if (policy == POLICY_NONE && policy_line[0]) {
 		/* power is held for the delay after the last user */
 		ktap_skip("power_given_back", "%s: power not checked",
 			  policy_line + 2);
-	else if (policy == POLICY_NONE) {
+	} else if (policy == POLICY_NONE) {
 		ktap_diag("no power view at %s", power_view);
 		ktap_result(0, "power_given_back");
-	} else
+	} else {
 		ktap_result(!power_failed, "power_given_back");
+	}
 	if (power_failed)
 		ktap_diag("%u power checks failed", power_failed);
 	if (kmsg < 0)
