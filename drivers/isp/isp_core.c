@@ -39,6 +39,7 @@
 #include <linux/of_platform.h>
 #include <linux/pm_runtime.h>
 #include <linux/property.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 #include <media/v4l2-mc.h>
@@ -87,6 +88,13 @@ static int isp_subdev_bound(struct v4l2_async_notifier *notifier,
 		isp_video_entity_joins(&isp->videos[i], sd);
 	ret = isp_create_links(isp, &sd->entity, sd->fwnode);
 	mutex_unlock(&isp->stream_lock);
+	/*
+	 * The blocks of a tree bind one after the other inside the ISP's
+	 * probe (of_platform_populate()), each link a few phandle lookups
+	 * that scan the whole tree: chain-4096 took 22 s without a schedule
+	 * on a kernel without preemption, and RCU reported a stall.
+	 */
+	cond_resched();
 	return ret;
 }
 
