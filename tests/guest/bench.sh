@@ -28,5 +28,5 @@ fi
 # every WARN() since boot (the log buffer keeps only the last few dozen),
 # and the other splats still in the log
 echo "BENCH warnings=$(cat /sys/kernel/warn_count 2>/dev/null || echo -)"
-echo "BENCH splats=$(dmesg | grep -cE 'BUG:|Oops|Unable to handle|KASAN|UBSAN|lockdep|kmemleak')"
+echo "BENCH splats=$(dmesg | grep -cE 'BUG:|Oops|Unable to handle|KASAN|UBSAN|lockdep|kmemleak|rcu: INFO: .*stall|blocked for more than')"
 echo "N900-BENCH-END"

@@ -64,7 +64,7 @@ add_case short_plan 1 "7 passed, 1 failed" \
 	"FAILED: every KTAP document has a plan and all its results" -- "$C/short-plan.log"
 add_case timeout 1 "8 passed, 1 failed" \
 	"FAILED: timeout.log: guest ran its whole suite" "!kernel splat" -- "$C/timeout.log"
-for kind in KASAN UBSAN kmemleak lockdep lockdep-key hung-task Oops BUG WARNING checker-off; do
+for kind in KASAN UBSAN kmemleak lockdep lockdep-key hung-task RCU-stall Oops BUG WARNING checker-off; do
 	k=${kind%-key}
 	add_case "splat_${kind,,}" 1 "8 passed, 1 failed" \
 		"^harness: kernel splat in splat-${kind,,}.log: ${k/-/ } \\(first one, with context\\):$" \
@@ -164,13 +164,13 @@ missing_plan_allowed|awk kunit|missing_plan|s~if \(plan < 0 \|\| results > plan 
 short_plan_allowed|awk|short_plan splat_panic|s~ \|\| \(!kunit && results < plan\)~~
 short_plan_allowed_kunit|kunit|short_plan splat_panic|s~if doc_counts\["ERROR"\]:~if False:~
 no_timeout_check|awk|timeout splat_panic|s~grep -q '\^N900-TESTS-END' "\$clean" && ended=0~ended=0~
-no_splat_check|awk|splat_kasan splat_ubsan splat_kmemleak splat_lockdep splat_lockdep-key splat_hung-task splat_oops splat_bug splat_warning splat_checker-off splat_panic|s~if \[ -n "\$first" \]; then~if false; then~
+no_splat_check|awk|splat_kasan splat_ubsan splat_kmemleak splat_lockdep splat_lockdep-key splat_hung-task splat_rcu-stall splat_oops splat_bug splat_warning splat_checker-off splat_panic|s~if \[ -n "\$first" \]; then~if false; then~
 host_ktap_ignored|awk kunit|artefacts_missing|s~(\.ktap\)" >>"\$srcs"\n)\tinputs\+=\("\$i"\)\n~$1~
 missing_console_ignored|awk|console_missing|s~missing=1~missing=0~
 EOF
 # each kind of splat forgotten in turn: its case must fail (unnoticed, or
 # named as another kind)
-for kind in KASAN UBSAN kmemleak lockdep 'hung task' panic Oops BUG WARNING 'checker off'; do
+for kind in KASAN UBSAN kmemleak lockdep 'hung task' 'RCU stall' panic Oops BUG WARNING 'checker off'; do
 	c=splat_${kind,,}
 	c=${c/ /-}
 	[ "$kind" != lockdep ] || c="$c splat_lockdep-key"

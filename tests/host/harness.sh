@@ -8,7 +8,7 @@
 #  - fails on any "not ok", on a missing or short plan, on a boot that
 #    never reached the end of its suite (timeout, crash), and on any kernel
 #    splat: WARNING, BUG, Oops, panic, KASAN, UBSAN, lockdep, kmemleak,
-#    hung task, and a checker that switched itself off.
+#    hung task, RCU stall, and a checker that switched itself off.
 # Host-side KTAP files (--host, e.g. the lint results and the artefact
 # checks) are counted too, but not searched for splats. Prints the failing
 # tests, the first splat of a boot (its kind, with context), and ends with
@@ -317,6 +317,7 @@ splat_kinds=(
 	'kmemleak=kmemleak: [0-9]+ new suspected|unreferenced object 0x'
 	'lockdep=WARNING: (possible (circular|recursive) locking|possible irq lock inversion|inconsistent lock state|suspicious RCU usage|bad unlock balance)|INFO: (possible|inconsistent|trying to register)'
 	'hung task=INFO: task .* blocked'
+	'RCU stall=rcu: INFO: .*(self-detected stall|detected stalls)'
 	'panic=Kernel panic'
 	'Oops=Oops|Unable to handle kernel|Internal error:'
 	'BUG=BUG:'
