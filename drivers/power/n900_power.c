@@ -15,6 +15,7 @@
 #include <linux/delay.h>
 #include <linux/gpio/consumer.h>
 #include <linux/limits.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/pm_runtime.h>
@@ -445,8 +446,8 @@ int n900_power_get_stats(struct device *dev, struct n900_power_stats *st)
 		st->powered_ns += ktime_get_ns() - pw->on_since;
 	spin_unlock_irqrestore(&pw->lock, flags);
 	st->active_mw = pw->active_mw;
-	/* ns x mW = 1e-12 J */
-	st->energy_uj = div_u64(st->powered_ns * pw->active_mw, 1000000);
+	/* ns x mW = 1e-12 J, the product wider than 64 bits */
+	st->energy_uj = mul_u64_u32_div(st->powered_ns, pw->active_mw, 1000000);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(n900_power_get_stats);
@@ -575,6 +576,10 @@ int n900_power_init(struct device *dev, struct media_entity *entity)
 		return dev_err_probe(dev, -EINVAL,
 				     "%pOF: power delays above 1 s are refused\n",
 				     dev->of_node);
+	if (pw->active_mw > N900_POWER_MAX_MW)
+		return dev_err_probe(dev, -EINVAL,
+				     "%pOF: an active power above %u W is refused\n",
+				     dev->of_node, N900_POWER_MAX_MW / 1000);
 
 	/* registered first, so it runs after runtime PM is disabled */
 	ret = devm_add_action_or_reset(dev, n900_power_teardown, pw);

@@ -17,6 +17,9 @@ struct gpio_desc;
 struct media_entity;
 struct regulator_bulk_data;
 
+/* the most a device may draw (the probe refuses more), in mW: 100 W */
+#define N900_POWER_MAX_MW	100000
+
 /**
  * struct n900_power - one device's power resources and record
  * @dev: the device
@@ -32,7 +35,7 @@ struct regulator_bulk_data;
  * @reset: its reset GPIO, or NULL
  * @on_delay_us: wait after reset release
  * @off_delay_us: wait after reset assertion
- * @active_mw: power drawn while powered
+ * @active_mw: power drawn while powered, at most %N900_POWER_MAX_MW
  * @autosuspend: runtime PM autosuspend in use (the "autosuspend" policy,
  *	until the device's subdevice unregisters)
  * @refs: runtime PM references taken by our users (s_power, s_stream, open)

@@ -171,6 +171,7 @@ build_trees() {
 # shellcheck disable=SC2016 # sed expressions, with $ and \$ as sed sees them
 MUTATIONS=(
 	'11-absurd-delay|n900emu-device.yaml|/^    maximum: 1000000$/d'
+	'20-absurd-power|n900emu-device.yaml|/^    maximum: 100000$/d'
 	'17-video-without-label|n900emu,isp-video.yaml|/^  - label$/d'
 	'18-video-bad-direction|n900emu,isp-video.yaml|s/^      - output$/&\n      - sideways/'
 	'19-metadata-output|n900emu,isp-video.yaml|s/^      const: capture$/      enum: [capture, output]/'
