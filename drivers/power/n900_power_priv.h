@@ -18,7 +18,7 @@ struct media_entity;
 struct regulator_bulk_data;
 
 /* the most a device may draw (the probe refuses more), in mW: 100 W */
-#define N900_POWER_MAX_MW	100000
+#define N900_POWER_MAX_MW	100000U
 
 /**
  * struct n900_power - one device's power resources and record
