@@ -346,6 +346,9 @@ usage() {
 		                      under the debug kernel)
 		  N900_BOOT_TIMEOUT   seconds before QEMU is killed (default 3600;
 		                      1800 for bench)
+		  N900_POWEROFF_GRACE seconds QEMU gets to exit once the guest says
+		                      it powers off, then it is killed and the
+		                      guest fails (default 120)
 		  N900_CACHE_DIR      kernel/apt/ccache cache (default $CACHE)
 		  N900_JOBS           parallel make jobs (default $(nproc))
 		  N900_DEBIAN_MIRROR  Debian mirror for the guest packages (default:

@@ -54,6 +54,12 @@ qemu_share_args() {
 		-device virtio-9p-device,fsdev=n900share,mount_tag=n900
 }
 
+# qemu_pid_args: -pidfile QEMU_PIDFILE, if set (the boot step's poweroff
+# watch reads it)
+qemu_pid_args() {
+	[ -z "${QEMU_PIDFILE:-}" ] || printf '%s\n' -pidfile "$QEMU_PIDFILE"
+}
+
 # qemu_dumpdtb OUT: write QEMU's own device tree for this exact machine
 # (same -cpu/-smp/-m as the boot, so the tree matches what the guest sees).
 qemu_dumpdtb() {
@@ -65,27 +71,30 @@ qemu_dumpdtb() {
 # The guest powers itself off (PSCI) when done; -no-reboot turns a panic
 # reboot into an exit as well.
 qemu_boot() {
-	local zimage=$1 initrd=$2 dtb=$3 append=$4 share
+	local zimage=$1 initrd=$2 dtb=$3 append=$4 share pid
 	shift 4
 	mapfile -t share < <(qemu_share_args)
+	mapfile -t pid < <(qemu_pid_args)
 	exec "$QEMU_BIN" -M "$QEMU_MACHINE" "${QEMU_ARGS[@]}" \
 		-nographic -nodefaults -no-reboot -serial mon:stdio \
 		-kernel "$zimage" -initrd "$initrd" -dtb "$dtb" \
-		-append "console=ttyAMA0 $append" ${share[@]+"${share[@]}"} "$@"
+		-append "console=ttyAMA0 $append" ${share[@]+"${share[@]}"} \
+		${pid[@]+"${pid[@]}"} "$@"
 }
 
 # qemu_boot_uboot FIT ENV_IMAGE APPEND [EXTRA QEMU ARGS...]: U-Boot loads
 # FIT from fw_cfg and boots the configuration ENV_IMAGE names.
 qemu_boot_uboot() {
-	local fit=$1 env=$2 append=$3 share
+	local fit=$1 env=$2 append=$3 share pid
 	shift 3
 	mapfile -t share < <(qemu_share_args)
+	mapfile -t pid < <(qemu_pid_args)
 	exec "$QEMU_BIN" -M "$QEMU_MACHINE" "${QEMU_ARGS[@]}" \
 		-nographic -nodefaults -no-reboot -serial mon:stdio \
 		-bios "$UBOOT_BIN" \
 		-drive "if=pflash,unit=1,format=raw,readonly=on,file=$env" \
 		-kernel "$fit" -append "console=ttyAMA0 $append" \
-		${share[@]+"${share[@]}"} "$@"
+		${share[@]+"${share[@]}"} ${pid[@]+"${pid[@]}"} "$@"
 }
 
 # share_mode: how guests send artefacts: virtio-9p, or the console
@@ -137,6 +146,22 @@ show_console() {
 	fi
 }
 
+# poweroff_watch LOG PIDFILE FLAG: once the guest has said on its console
+# (LOG) that it powers off, QEMU (its pid in PIDFILE) gets
+# N900_POWEROFF_GRACE seconds (default 120) to exit; then it is killed and
+# FLAG is written. A task that died holding a lock can hang the poweroff,
+# which would hold the run until the boot's whole timeout.
+poweroff_watch() {
+	local log=$1 pidfile=$2 flag=$3 grace=${N900_POWEROFF_GRACE:-120} pid
+	until grep -q '^N900-POWEROFF' "$log" 2>/dev/null; do sleep 5; done
+	sleep "$grace"
+	pid=$(cat "$pidfile" 2>/dev/null) || return 0
+	kill -0 "$pid" 2>/dev/null || return 0
+	echo "$grace" >"$flag"
+	say "QEMU still running ${grace}s after the guest's poweroff: killed ($log)" >&2
+	kill "$pid"
+}
+
 # boot_guest [OPTIONS] FLAVOUR MODE TOPOLOGY RUN NAME (see the top)
 boot_guest() {
 	local path=direct how='' append='' timeout=${N900_BOOT_TIMEOUT:-3600}
@@ -183,11 +208,20 @@ boot_guest() {
 		QEMU_SHARE=$qshare "$0" "${qemu_cmd[@]}"
 		return
 	fi
-	local rc=0
+	local rc=0 watch
+	rm -f "$out/qemu.pid" "$out/poweroff-hung"
+	poweroff_watch "$log" "$out/qemu.pid" "$out/poweroff-hung" &
+	watch=$!
 	# run-* exec QEMU: it is timeout's own child, which timeout kills
-	QEMU_SHARE=$qshare timeout --foreground -k 10 "$timeout" "$0" "${qemu_cmd[@]}" </dev/null |
+	QEMU_SHARE=$qshare QEMU_PIDFILE=$out/qemu.pid \
+		timeout --foreground -k 10 "$timeout" "$0" "${qemu_cmd[@]}" </dev/null |
 		stamp_console "$out/boot-timing" | show_console "$log" || rc=$?
+	kill "$watch" 2>/dev/null || true
+	wait "$watch" 2>/dev/null || true
 	[ "$rc" -ne 124 ] || say "QEMU timed out after ${timeout}s ($log)" >&2
+	# the harness fails a guest whose console says so
+	[ ! -f "$out/poweroff-hung" ] ||
+		echo "N900-HOST: QEMU killed $(cat "$out/poweroff-hung") s after the guest's poweroff (hung)" >>"$log"
 	# the console fallback: a base64 tar.gz between markers
 	if grep -q '^N900-ARTEFACTS-BEGIN' "$log"; then
 		tr -d '\r' <"$log" | sed -n '/^N900-ARTEFACTS-BEGIN/,/^N900-ARTEFACTS-END/p' |

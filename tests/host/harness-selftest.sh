@@ -70,6 +70,8 @@ for kind in KASAN UBSAN kmemleak lockdep lockdep-key hung-task RCU-stall Oops BU
 		"^harness: kernel splat in splat-${kind,,}.log: ${k/-/ } \\(first one, with context\\):$" \
 		"FAILED: splat-${kind,,}.log: no kernel splat$" -- "$C/splat-${kind,,}.log"
 done
+add_case poweroff_hung 1 "8 passed, 1 failed" \
+	"FAILED: poweroff-hung.log: guest ran its whole suite" "!kernel splat" -- "$C/poweroff-hung.log"
 # the guest died in a suite: a splat, a short plan and a timeout at once
 add_case splat_panic 1 "4 passed, 3 failed" \
 	"^harness: kernel splat in splat-panic.log: panic \\(first one, with context\\):$" \
@@ -164,6 +166,7 @@ missing_plan_allowed|awk kunit|missing_plan|s~if \(plan < 0 \|\| results > plan 
 short_plan_allowed|awk|short_plan splat_panic|s~ \|\| \(!kunit && results < plan\)~~
 short_plan_allowed_kunit|kunit|short_plan splat_panic|s~if doc_counts\["ERROR"\]:~if False:~
 no_timeout_check|awk|timeout splat_panic|s~grep -q '\^N900-TESTS-END' "\$clean" && ended=0~ended=0~
+poweroff_hang_ignored|awk|poweroff_hung|s~\n\t! grep -q '\^N900-HOST: QEMU killed' "\$clean" \|\| ended=1~~
 no_splat_check|awk|splat_kasan splat_ubsan splat_kmemleak splat_lockdep splat_lockdep-key splat_hung-task splat_rcu-stall splat_oops splat_bug splat_warning splat_checker-off splat_panic|s~if \[ -n "\$first" \]; then~if false; then~
 host_ktap_ignored|awk kunit|artefacts_missing|s~(\.ktap\)" >>"\$srcs"\n)\tinputs\+=\("\$i"\)\n~$1~
 missing_console_ignored|awk|console_missing|s~missing=1~missing=0~

@@ -347,6 +347,8 @@ for i in "${!logs[@]}"; do
 	name=$(basename "${logs[$i]}")
 	ended=1
 	grep -q '^N900-TESTS-END' "$clean" && ended=0
+	# board/qemu.sh killed QEMU, the guest's poweroff hung
+	! grep -q '^N900-HOST: QEMU killed' "$clean" || ended=1
 	check "$name: guest ran its whole suite (no timeout, hang or crash)" "$ended"
 
 	first=$(grep -v '^# ' "$clean" | grep -n -m1 -E "$splat_re" | cut -d: -f1 || true)
