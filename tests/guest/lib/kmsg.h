@@ -21,6 +21,8 @@ static const char *const splats[] = {
 	"BUG:", "WARNING:", "Oops", "Unable to handle", "KASAN", "UBSAN",
 	"possible circular", "inconsistent lock", "kernel BUG",
 	"Internal error:",
+	/* hung tasks and RCU stalls: the harness's kinds too */
+	"blocked for more than", "detected stall", "expedited stall",
 	/* a checker switched off finds nothing more */
 	"Kernel memory leak detector disabled", "ODEBUG: Out of memory",
 };
