@@ -113,9 +113,15 @@ static int isp_subdev_complete(struct v4l2_async_notifier *notifier)
 
 	for (i = 0; i < isp->num_videos; i++)
 		isp_video_init_format(&isp->videos[i]);
+	/* the media node keeps the ISP until its release: isp_media_release() */
+	if (ISP_MEDIA_RELEASE)
+		v4l2_device_get(&isp->v4l2_dev);
 	ret = media_device_register(&isp->mdev);
-	if (ret)
+	if (ret) {
+		if (ISP_MEDIA_RELEASE)
+			v4l2_device_put(&isp->v4l2_dev);
 		return ret;
+	}
 	isp->registered = true;
 	isp_debugfs_init(isp);
 	media_device_for_each_entity(entity, &isp->mdev)
@@ -394,8 +400,26 @@ int isp_link_notify(struct media_link *link, u32 flags,
 	return v4l2_pipeline_link_notify(link, flags, notification);
 }
 
+#if ISP_MEDIA_RELEASE
+/*
+ * The media node's last user is gone: media_device_unregister() has run,
+ * its last file handle is closed and no ioctl runs on it any more. An ioctl
+ * that slept across the unbind ran on the media device embedded here, so the
+ * node held a reference to the ISP until now.
+ */
+static void isp_media_release(struct media_device *mdev)
+{
+	struct isp_device *isp = container_of(mdev, struct isp_device, mdev);
+
+	v4l2_device_put(&isp->v4l2_dev);
+}
+#endif
+
 static const struct media_device_ops isp_media_ops = {
 	.link_notify = isp_link_notify,
+#if ISP_MEDIA_RELEASE
+	.release = isp_media_release,
+#endif
 };
 
 /*
@@ -458,6 +482,9 @@ static int isp_probe(struct platform_device *pdev)
 		model = ISP_MODEL;
 	isp->mdev.dev = dev;
 	isp->mdev.ops = &isp_media_ops;
+	/* not dev->driver's: an ioctl may run on the node after the unbind */
+	strscpy(isp->mdev.driver_name, ISP_DRIVER_NAME,
+		sizeof(isp->mdev.driver_name));
 	strscpy(isp->mdev.model, model, sizeof(isp->mdev.model));
 	snprintf(isp->mdev.bus_info, sizeof(isp->mdev.bus_info), "platform:%s",
 		 dev_name(dev));
@@ -530,7 +557,8 @@ err_free:
  *  - the media device is unregistered, under pm_lock, so that an open
  *    node's close knows it has nothing to power down any more.
  * The memory goes with the last reference to the v4l2_device (an open
- * node, or a block not yet released): isp_release().
+ * node, the media node's last user, or a block not yet released):
+ * isp_release().
  */
 static void isp_remove(struct platform_device *pdev)
 {

@@ -21,6 +21,9 @@
 #    load and the ISP's notifier completes (item 4);
 #  - isp_unbind_standalone_stream: the ISP unbound while a node with no
 #    enabled link streams (item 2);
+#  - media_ioctl_across_isp_unbind: an ioctl on the media node sleeps in
+#    the copy of its argument while the ISP unbinds, then goes on, with no
+#    other node open (patch 0013: the media node keeps the media device);
 #  - stream_node_left_without_links: the CCDC unbound, its output node (no
 #    link left) streams on its own (patch 0009);
 #  - frame_sizes_checked: pad formats that do not match the real source: the
@@ -107,6 +110,34 @@ sysfs_write() {
 	gone $wpid 100 || return 124
 	wait $wpid
 }
+# hold_start ARG...: run fd-hold ARG... in the background ($pid), its stdin
+# the FIFO that fd 5 holds open, its output in $OUT; status 1 when it has
+# not printed "ready" within 10 s
+hold_start() {
+	rm -f $FIFO $OUT
+	mkfifo $FIFO
+	# read-write: this open does not wait for fd-hold to open its end
+	exec 5<>$FIFO
+	"$T/fd-hold" "$@" <$FIFO >$OUT 2>&1 &
+	pid=$!
+	i=0
+	while ! grep -q '^ready' $OUT && kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -q '^ready' $OUT
+}
+# hold_end: let fd-hold go on and wait for it (killed after 10 s); status 1
+# when it did not end, or did not print "closed"
+hold_end() {
+	echo go >&5
+	exec 5>&-
+	if ! gone "$pid" 100; then
+		kill -9 "$pid" 2>/dev/null
+		return 1
+	fi
+	grep -q '^closed' $OUT
+}
 # no_splat: status 0 when the kernel logged no splat since n900_dmesg_mark;
 # else print its first lines as diagnostics, status 1
 no_splat() {
@@ -159,19 +190,8 @@ hold_across_unbind() {
 	ok=1 bad="" ev="" during=""
 	d=$(pdev "$2")
 	node=$(media-ctl -e "$4")
-	rm -f $FIFO $OUT
-	mkfifo $FIFO
-	# read-write: this open does not wait for fd-hold to open its end
-	exec 5<>$FIFO
 	# shellcheck disable=SC2086 # $5 is the option -e, or nothing
-	"$T/fd-hold" $5 "$node" <$FIFO >$OUT 2>&1 &
-	pid=$!
-	i=0
-	while ! grep -q '^ready' $OUT && kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	grep -q '^ready' $OUT || { ok=0 bad="fd-hold $node: $(tail -n 1 $OUT)"; }
+	hold_start $5 "$node" || { ok=0 bad="fd-hold $node: $(tail -n 1 $OUT)"; }
 	if [ -n "$5" ]; then
 		ev=$(sed -n 's/^events //p' $OUT)
 		[ "${ev:-0}" -ge 1 ] || { ok=0 bad="${bad:+$bad; }no control event subscribed on $node"; }
@@ -182,17 +202,10 @@ hold_across_unbind() {
 	else
 		ok=0 bad="${bad:+$bad; }unbind of $d failed"
 	fi
-	echo go >&5
-	exec 5>&-
-	if ! gone $pid 100; then
-		kill -9 $pid 2>/dev/null
-		ok=0 bad="${bad:+$bad; }fd-hold did not end"
-	fi
+	closed=yes
+	hold_end || { ok=0 closed=no bad="${bad:+$bad; }fd-hold did not end, or not closed: $(tail -n 1 $OUT)"; }
 	res=$(sed -n 's/^ioctl: //p' $OUT)
 	case $res in *"(errno 19)") ;; *) ok=0 ;; esac
-	closed=no
-	grep -q '^closed' $OUT && closed=yes
-	[ $closed = yes ] || ok=0
 	sysfs_write "$d" "$D/$3/bind" || { ok=0 bad="${bad:+$bad; }bind of $d failed"; }
 	wait_graph 100 || { ok=0 bad="${bad:+$bad; }graph \"$(graph)\" after the rebind, not \"$WANT\""; }
 	back=$(media-ctl -e "$4" 2>/dev/null)
@@ -235,17 +248,7 @@ t_subdev_node_back_while_old_open() {
 	d=$(pdev n900emu,et8ek8)
 	node=$(media-ctl -e 'ad5820 3-000c')
 	refs0=$(cat /sys/module/n900_ad5820/refcnt)
-	rm -f $FIFO $OUT
-	mkfifo $FIFO
-	exec 5<>$FIFO
-	"$T/fd-hold" "$node" none <$FIFO >$OUT 2>&1 &
-	pid=$!
-	i=0
-	while ! grep -q '^ready' $OUT && kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	grep -q '^ready' $OUT || { ok=0 bad="fd-hold $node: $(tail -n 1 $OUT)"; }
+	hold_start "$node" none || { ok=0 bad="fd-hold $node: $(tail -n 1 $OUT)"; }
 	for round in 1 2; do
 		sysfs_write "$d" $D/n900-sensor/unbind || { ok=0 bad="${bad:+$bad; }unbind $round of $d failed"; }
 		sysfs_write "$d" $D/n900-sensor/bind || { ok=0 bad="${bad:+$bad; }bind $round of $d failed"; }
@@ -258,13 +261,7 @@ t_subdev_node_back_while_old_open() {
 			ok=0 bad="${bad:+$bad; }no usable lens node after bind $round (\"$new\")"
 		fi
 	done
-	echo go >&5
-	exec 5>&-
-	if ! gone $pid 100; then
-		kill -9 $pid 2>/dev/null
-		ok=0 bad="${bad:+$bad; }fd-hold did not end"
-	fi
-	grep -q '^closed' $OUT || ok=0
+	hold_end || { ok=0 bad="${bad:+$bad; }fd-hold did not end, or not closed: $(tail -n 1 $OUT)"; }
 	wait_graph 50 || { ok=0 bad="${bad:+$bad; }graph \"$(graph)\" after the close, not \"$WANT\""; }
 	refs1=$(cat /sys/module/n900_ad5820/refcnt)
 	[ "$refs1" = "$refs0" ] || ok=0
@@ -430,6 +427,28 @@ t_isp_unbind_standalone_stream() {
 		"$node streamed $n frames with no link enabled, $ISP unbound: the capture ended within 10 s: $ended ($(tail -n 1 $LOG))" \
 		"$bad"
 }
+t_media_ioctl_across_isp_unbind() {
+	# an ioctl on the media node sleeping in the copy of its argument
+	# (fd-hold -u: userfaultfd holds the page) while the ISP unbinds, no
+	# other node open: it goes on after the unbind, on the media device
+	# that the node keeps until its last user is gone (patches/0013)
+	n900_dmesg_mark
+	ok=1 bad=""
+	hold_start -u /dev/media0 device-info || { ok=0 bad="fd-hold -u /dev/media0: $(tail -n 1 $OUT)"; }
+	sysfs_write "$ISP" $D/n900-isp/unbind || { ok=0 bad="${bad:+$bad; }unbind of $ISP failed"; }
+	closed=yes
+	hold_end || { ok=0 closed=no bad="${bad:+$bad; }fd-hold did not end, or not closed: $(tail -n 1 $OUT)"; }
+	# begun before the unbind: it answers, or fails as on a gone node
+	res=$(sed -n 's/^ioctl: //p' $OUT)
+	case $res in OK | *"(errno 19)" | *"(errno 5)") ;; *) ok=0 ;; esac
+	sysfs_write "$ISP" $D/n900-isp/bind || { ok=0 bad="${bad:+$bad; }bind of $ISP failed"; }
+	wait_graph 200 || { ok=0 bad="${bad:+$bad; }graph \"$(graph)\" after the rebind, not \"$WANT\""; }
+	no_splat || ok=0
+	rm -f $FIFO
+	ktap_result $ok media_ioctl_across_isp_unbind \
+		"MEDIA_IOC_DEVICE_INFO on /dev/media0 held in the copy of its argument while $ISP unbound" \
+		"the ioctl then: ${res:-none} (OK, ENODEV or EIO expected); closed: $closed" "$bad"
+}
 t_frame_odd_width_checked() {
 	# item 3, odd width: from memory through CCP2 and the CCDC, 641x481
 	n900_dmesg_mark
@@ -538,7 +557,7 @@ t_no_leak() {
 	# kmemleak has nothing to report after all that
 	ktap_no_leak
 }
-TESTS="subdev_fd_outlives_unbind.ccdc subdev_fd_outlives_unbind.sensor subdev_fd_outlives_unbind.lens subdev_fd_outlives_unbind.flash subdev_fd_outlives_unbind.switch subdev_node_back_while_old_open power_across_sensor_rebind power_across_isp_unbind switch_one_input_after_rebind stream_before_camera_binds isp_unbind_standalone_stream stream_node_left_without_links module_pinned_while_node_open frame_odd_width_checked frame_sizes_checked no_leak"
+TESTS="subdev_fd_outlives_unbind.ccdc subdev_fd_outlives_unbind.sensor subdev_fd_outlives_unbind.lens subdev_fd_outlives_unbind.flash subdev_fd_outlives_unbind.switch subdev_node_back_while_old_open power_across_sensor_rebind power_across_isp_unbind switch_one_input_after_rebind stream_before_camera_binds isp_unbind_standalone_stream media_ioctl_across_isp_unbind stream_node_left_without_links module_pinned_while_node_open frame_odd_width_checked frame_sizes_checked no_leak"
 
 want=$*
 if [ -z "$want" ]; then
