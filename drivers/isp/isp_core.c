@@ -314,16 +314,18 @@ out:
 static int isp_create_videos(struct isp_device *isp)
 {
 	struct device_node *child;
-	unsigned int i = 0;
+	unsigned int i = 0, n = 0;
 	int ret;
 
 	for_each_available_child_of_node(isp->dev->of_node, child)
-		isp->num_videos += is_video_node(child);
+		n += is_video_node(child);
 
 	/* freed with the ISP, by isp_release(): open nodes outlive an unbind */
-	isp->videos = kcalloc(isp->num_videos, sizeof(*isp->videos), GFP_KERNEL);
+	isp->videos = kcalloc(n, sizeof(*isp->videos), GFP_KERNEL);
 	if (!isp->videos)
 		return -ENOMEM;
+	/* only now: isp_release() walks the array */
+	isp->num_videos = n;
 
 	for_each_available_child_of_node(isp->dev->of_node, child) {
 		if (!is_video_node(child))
@@ -444,6 +446,35 @@ static void isp_release(struct v4l2_device *v4l2_dev)
 	kfree(isp);
 }
 
+/*
+ * Unbinding the ISP, with any node open or streaming. In this order:
+ *  - every subdevice unbinds (the streams through it stop, its links are
+ *    disabled, which powers it down, and it is unregistered);
+ *  - the video nodes are unregistered, which stops the streams left (a
+ *    node with no enabled link streams on its own), while the media
+ *    device still holds their pipelines' graph mutex;
+ *  - the media device is unregistered, under pm_lock, so that an open
+ *    node's close knows it has nothing to power down any more.
+ * The memory goes with the last reference to the v4l2_device (an open
+ * node, the media node's last user, or a block not yet released):
+ * isp_release(). A probe that fails after its notifier completed undoes
+ * the same.
+ */
+static void isp_teardown(struct isp_device *isp)
+{
+	v4l2_async_nf_unregister(&isp->notifier);
+	v4l2_async_nf_cleanup(&isp->notifier);
+	isp_debugfs_cleanup(isp);
+	isp_remove_videos(isp);
+	mutex_lock(&isp->pm_lock);
+	if (isp->registered)
+		media_device_unregister(&isp->mdev);
+	isp->unregistered = true;
+	mutex_unlock(&isp->pm_lock);
+	v4l2_device_unregister(&isp->v4l2_dev);
+	v4l2_device_put(&isp->v4l2_dev);
+}
+
 static int isp_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
@@ -525,12 +556,15 @@ static int isp_probe(struct platform_device *pdev)
 	if (ret) {
 		dev_err_probe(dev, ret, "%pOF: cannot populate ISP blocks\n",
 			      dev->of_node);
-		goto err_unregister;
+		/*
+		 * An ISP without blocks has completed its notifier already:
+		 * its media device is registered. Undo it all as an unbind.
+		 */
+		isp_teardown(isp);
+		return ret;
 	}
 	return 0;
 
-err_unregister:
-	v4l2_async_nf_unregister(&isp->notifier);
 err_notifier:
 	v4l2_async_nf_cleanup(&isp->notifier);
 	isp_remove_videos(isp);
@@ -547,34 +581,9 @@ err_free:
 	return ret;
 }
 
-/*
- * Unbinding the ISP, with any node open or streaming. In this order:
- *  - every subdevice unbinds (the streams through it stop, its links are
- *    disabled, which powers it down, and it is unregistered);
- *  - the video nodes are unregistered, which stops the streams left (a
- *    node with no enabled link streams on its own), while the media
- *    device still holds their pipelines' graph mutex;
- *  - the media device is unregistered, under pm_lock, so that an open
- *    node's close knows it has nothing to power down any more.
- * The memory goes with the last reference to the v4l2_device (an open
- * node, the media node's last user, or a block not yet released):
- * isp_release().
- */
 static void isp_remove(struct platform_device *pdev)
 {
-	struct isp_device *isp = platform_get_drvdata(pdev);
-
-	v4l2_async_nf_unregister(&isp->notifier);
-	v4l2_async_nf_cleanup(&isp->notifier);
-	isp_debugfs_cleanup(isp);
-	isp_remove_videos(isp);
-	mutex_lock(&isp->pm_lock);
-	if (isp->registered)
-		media_device_unregister(&isp->mdev);
-	isp->unregistered = true;
-	mutex_unlock(&isp->pm_lock);
-	v4l2_device_unregister(&isp->v4l2_dev);
-	v4l2_device_put(&isp->v4l2_dev);
+	isp_teardown(platform_get_drvdata(pdev));
 }
 
 /*

@@ -42,11 +42,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "failslab.h"
 #include "kmsg.h"
 #include "ktap.h"
 #include "media.h"
 
-#define FAILSLAB	"/sys/kernel/debug/failslab/"
 #define ISP_DEBUGFS	"/sys/kernel/debug/n900-isp/"
 #define MAX_CALLS	500	/* allocations of one call, at most */
 
@@ -56,66 +56,6 @@ static char power_view[160];
 static enum { POLICY_NONE, POLICY_PIPELINE, POLICY_STREAMING } policy;
 /* power checks failed: entities powered, or the view unreadable */
 static unsigned int power_failed;
-static char old_wait[8] = "Y", old_verbose[8] = "2";
-
-static int write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
-	close(fd);
-	return ret;
-}
-
-static void read_str(const char *path, char *val, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return;
-	n = read(fd, val, len - 1);
-	close(fd);
-	if (n > 0)
-		val[strcspn(val, "\n")] = 0;
-}
-
-/* the failslab knobs as they were before this test */
-static void restore_failslab(void)
-{
-	write_str(FAILSLAB "ignore-gfp-wait", old_wait);
-	write_str(FAILSLAB "verbose", old_verbose);
-}
-
-/* fail the @n-th allocation of this thread from now on (0: none) */
-static int fail_nth(unsigned int n)
-{
-	char val[16];
-
-	snprintf(val, sizeof(val), "%u", n);
-	return write_str("/proc/thread-self/fail-nth", val);
-}
-
-/* whether the failure armed by fail_nth() has happened; disarms it */
-static int failed_yet(void)
-{
-	char val[16] = "";
-	int fd = open("/proc/thread-self/fail-nth", O_RDONLY);
-	ssize_t n;
-
-	/*
-	 * The open allocates too: if it failed, the armed failure was still
-	 * pending after the call, and the open has spent it.
-	 */
-	if (fd < 0)
-		return 0;
-	n = read(fd, val, sizeof(val) - 1);
-	close(fd);
-	fail_nth(0);
-	return n > 0 && atoi(val) == 0;
-}
 
 /* @dev open, with two MMAP buffers queued, or -1 */
 static int prepare(void)
@@ -396,12 +336,8 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ktap_plan(4);
-	read_str(FAILSLAB "ignore-gfp-wait", old_wait, sizeof(old_wait));
-	read_str(FAILSLAB "verbose", old_verbose, sizeof(old_verbose));
-	atexit(restore_failslab);
 	/* the debug kernel, which ./build.sh test runs, has them */
-	if (access("/proc/thread-self/fail-nth", W_OK) ||
-	    write_str(FAILSLAB "ignore-gfp-wait", "N")) {
+	if (failslab_setup()) {
 		ktap_diag("no fail-nth or failslab: a kernel without CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS checks nothing here");
 		ktap_result(0, "streamon_nomem");
 		ktap_result(0, "streamoff_nomem");
@@ -409,8 +345,6 @@ int main(int argc, char **argv)
 		ktap_result(0, "no_splat");
 		return 1;
 	}
-	/* the failures are expected: no message, no stack dump */
-	write_str(FAILSLAB "verbose", "0");
 	if (find_node(media)) {
 		ktap_diag("%s: no capture node streams as configured", media);
 		ktap_result(0, "streamon_nomem");
