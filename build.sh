@@ -173,13 +173,18 @@ cmd_merge() {
 # release flavour; tests/bench/write-benchmarks.sh turns the consoles into
 # BENCHMARKS.md. N900_BENCH_SIZES picks the chain lengths,
 # N900_BENCH_KERNELS the kernels (default "vanilla patched"; one of them
-# for a quick loop: BENCHMARKS.md then lacks the other's columns).
+# for a quick loop: BENCHMARKS.md then lacks the other's columns),
+# N900_BENCH_TOPOLOGIES the topologies (the same for a quick loop).
 cmd_bench() {
-	local what=${1:-all} kernel topo all=() sizes p skip big
+	local what=${1:-all} kernel topo all=() sizes topos p skip big
 	case $what in all | mc | stream) ;; *) die "usage: ./build.sh bench [all|mc|stream]" ;; esac
 	read -r -a sizes <<<"${N900_BENCH_SIZES:-16 64 256 1024 4096}"
 	big=$(printf '%s\n' "${sizes[@]}" | sort -n | tail -n 1)
 	[ "${big:-0}" -ge 4 ] 2>/dev/null || big=
+	# chains-N: chain N/4 and chain N in one boot, for the scaling (N
+	# the largest size, if at least 4)
+	topos=(mesh-256 "${sizes[@]/#/chain-}" ${big:+"chains-$big"})
+	[ -z "${N900_BENCH_TOPOLOGIES:-}" ] || read -r -a topos <<<"$N900_BENCH_TOPOLOGIES"
 	for p in "$TOP"/patches/*.patch; do all+=("$(basename "$p" | cut -c1-4)"); done
 	export N900_BOOT_TIMEOUT=${N900_BOOT_TIMEOUT:-1800}
 	new_run bench
@@ -189,9 +194,7 @@ cmd_bench() {
 		skip=
 		[ "$kernel" = patched ] || skip="${all[*]}"
 		N900_SKIP_PATCHES=$skip guest release test n900
-		# chains-N: chain N/4 and chain N in one boot, for the scaling (N
-		# the largest size, if at least 4)
-		for topo in mesh-256 "${sizes[@]/#/chain-}" ${big:+"chains-$big"}; do
+		for topo in "${topos[@]}"; do
 			run dtb "$TOP/dts/build.sh" "$topo"
 			say "==> bench: $kernel kernel on $topo (console: $LOGS/bench-$kernel-$topo.log)"
 			run boot "$TOP/board/qemu.sh" boot release bench "$topo" "$RUN" "bench-$kernel-$topo" >/dev/null
@@ -342,6 +345,11 @@ usage() {
 		  N900_SKIP_PATCHES   patches/ to leave out, by number prefix, e.g.
 		                      "0002" (see what a patch fixes on vanilla 6.12)
 		  N900_BENCH_SIZES    chain lengths for bench (default "16 64 256 1024 4096")
+		  N900_BENCH_TOPOLOGIES
+		                      the topologies bench boots (default: mesh-256,
+		                      chain-N for each size, chains-LARGEST); one for
+		                      a quick loop, e.g. "chains-4096" (BENCHMARKS.md
+		                      then lacks the others' figures)
 		  N900_QEMU_MEM       guest RAM (default 256M; 768M for chain-4096
 		                      under the debug kernel)
 		  N900_BOOT_TIMEOUT   seconds before QEMU is killed (default 3600;
