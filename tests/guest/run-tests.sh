@@ -6,6 +6,8 @@
 T=/usr/lib/n900/tests
 # shellcheck source=tests/guest/lib/ktap.sh
 . $T/lib/ktap.sh
+# shellcheck source=rootfs/overlay/etc/n900/functions
+. /etc/n900/functions
 
 dmesg -n 1
 echo "N900-TESTS-BEGIN $(date +%s)"
@@ -75,14 +77,10 @@ while read -r spec name args; do
 	suite "$T/$name" "$@" </dev/null
 done </tmp/shards
 
-# kmemleak: force two scans now, so a leak is reported before poweroff.
-# A scan reports an unreferenced object only if the scan before it saw the
-# object with the same contents (the first records its checksum): a leak
-# made after the last automatic scan (every 600 s) needs both.
+# kmemleak: force its scans now, so a leak is reported before poweroff
+# (both: a leak made after the last automatic scan, every 600 s, needs two).
 echo "# kmemleak scans start at $(cut -d' ' -f1 /proc/uptime) s"
-if [ -w /sys/kernel/debug/kmemleak ]; then
-	echo scan >/sys/kernel/debug/kmemleak
-	echo scan >/sys/kernel/debug/kmemleak
+if n900_kmemleak_scan; then
 	echo "# kmemleak scans end at $(cut -d' ' -f1 /proc/uptime) s"
 	echo "N900-KMEMLEAK-BEGIN"
 	cat /sys/kernel/debug/kmemleak
