@@ -530,9 +530,10 @@ static int isp_frame_setup(struct isp_video *video, struct isp_frame *f)
  * isp_frame_create() - read a capture node's path from the media graph
  * @video: a capture node whose pipeline has just been started
  *
- * The frames of a memory input node are those of the sink pad it feeds: the
- * input node's own format matches it when the input node streams (link
- * validation), and each of its buffers is checked for size. Called with
+ * The frames of a memory input node are those of the one sink pad it feeds
+ * (isp_link_setup()): the input node's own format matches it when the
+ * input node streams (link validation), and each of its buffers is checked
+ * for size. Called with
  * the graph mutex held: the links cannot change under the walk.
  *
  * Return: the frame program, NULL when the path starts neither at a sensor

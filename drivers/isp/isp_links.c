@@ -27,8 +27,11 @@
  *
  * A sink pad of the OMAP3 ISP takes data from one source at a time, so
  * enabling a second link into a sink pad that already has an enabled one
- * fails with -EBUSY, as on the real hardware. A link that would close a
- * loop of enabled links fails with -EINVAL (isp_link_order()); a link
+ * fails with -EBUSY, as on the real hardware. So does a second link out of
+ * a memory input (output) node: it is a DMA read port that feeds one
+ * block, and its frames are the size of the one sink pad it feeds
+ * (isp_video_check_format(), isp_frame_create()). A link that would close
+ * a loop of enabled links fails with -EINVAL (isp_link_order()); a link
  * that breaks both rules gets -EBUSY, as in the seed. (isp_link_notify()
  * applies the loop rule to the links into other entities.)
  *
@@ -39,16 +42,22 @@ int isp_link_setup(struct media_entity *entity, const struct media_pad *local,
 {
 	struct media_link *link;
 
-	if (!(local->flags & MEDIA_PAD_FL_SINK) ||
-	    !(flags & MEDIA_LNK_FL_ENABLED))
+	if (!(flags & MEDIA_LNK_FL_ENABLED))
+		return 0;
+	if (!(local->flags & MEDIA_PAD_FL_SINK) &&
+	    !is_media_entity_v4l2_video_device(entity))
 		return 0;
 
 	for_each_media_entity_data_link(entity, link) {
-		if (link->sink != local || link->source == remote)
+		if (link->source != local && link->sink != local)
+			continue;
+		if (link->source == remote || link->sink == remote)
 			continue;
 		if (link->flags & MEDIA_LNK_FL_ENABLED)
 			return -EBUSY;
 	}
+	if (!(local->flags & MEDIA_PAD_FL_SINK))
+		return 0;
 	return isp_link_order(container_of(entity->graph_obj.mdev,
 					   struct isp_device, mdev),
 			      remote->entity, entity);
@@ -279,12 +288,14 @@ static u32 endpoint_link_flags(struct fwnode_handle *ep)
 	return flags;
 }
 
-static bool sink_has_enabled_link(struct media_pad *sink)
+/* whether @pad is an end of an enabled data link */
+static bool pad_has_enabled_link(struct media_pad *pad)
 {
 	struct media_link *link;
 
-	for_each_media_entity_data_link(sink->entity, link)
-		if (link->sink == sink && (link->flags & MEDIA_LNK_FL_ENABLED))
+	for_each_media_entity_data_link(pad->entity, link)
+		if ((link->sink == pad || link->source == pad) &&
+		    (link->flags & MEDIA_LNK_FL_ENABLED))
 			return true;
 	return false;
 }
@@ -403,9 +414,17 @@ static int create_endpoint_link(struct isp_device *isp,
 	 * (a device coming back after an unbind): link_setup decides then.
 	 */
 	if (!isp->registered && (flags & MEDIA_LNK_FL_ENABLED) &&
-	    sink_has_enabled_link(sink)) {
+	    pad_has_enabled_link(sink)) {
 		dev_err(isp->dev, "%pfw: %s pad %u already has an enabled input\n",
 			ep, sink->entity->name, sink->index);
+		ret = -EINVAL;
+		goto put_rep;
+	}
+	if (!isp->registered && (flags & MEDIA_LNK_FL_ENABLED) &&
+	    is_media_entity_v4l2_video_device(src->entity) &&
+	    pad_has_enabled_link(src)) {
+		dev_err(isp->dev, "%pfw: %s already feeds a block: a memory input has one enabled link\n",
+			ep, src->entity->name);
 		ret = -EINVAL;
 		goto put_rep;
 	}

@@ -261,7 +261,8 @@ static inline struct isp_video *to_isp_video(struct file *file)
  * enabled link gives (capture) or takes (output): the pixel format of the
  * pad's media bus code, and the pad's size. Its size is within the node's
  * DMA limits (S_FMT fitted it), so a pad outside them never matches. A node
- * with no enabled link streams on its own. Called with the graph mutex
+ * with no enabled link streams on its own; an output node has one at most
+ * (isp_link_setup()). Called with the graph mutex
  * held.
  *
  * Return: 0, or -EPIPE on a mismatch, after a message that names the node
@@ -280,8 +281,12 @@ int isp_video_check_format(struct isp_video *video)
 	remote = media_pad_remote_pad_first(&video->pad);
 	if (!remote)
 		return 0;
-	if (!is_media_entity_v4l2_subdev(remote->entity))
+	if (!is_media_entity_v4l2_subdev(remote->entity)) {
+		dev_info_ratelimited(video->isp->dev,
+				     "%s: linked to %s, not to a block: EPIPE\n",
+				     video->vdev.name, remote->entity->name);
 		return -EPIPE;
+	}
 	sd = media_entity_to_v4l2_subdev(remote->entity);
 	fmt.pad = remote->index;
 	if (v4l2_subdev_call_state_active(sd, pad, get_fmt, &fmt))

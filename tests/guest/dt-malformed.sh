@@ -81,13 +81,44 @@ good() { # DTBO RESULT LABEL: a well-formed overlay probes into a 3-entity graph
 	ktap_result $ok "$2" "$diag" "$oferr"
 }
 
+# A memory input node feeds one block (isp_link_setup()): with its link to
+# "ut a" enabled, enabling the one to "ut b" is refused with EBUSY, and it
+# is taken once the first is disabled. (21-input-fans-out is the same rule
+# in the tree.)
+input_fan() {
+	ok=1 diag=
+	apply good-input-fan 100 "good:DT test: input fan" || { ok=0; diag="apply failed: $err"; }
+	m=$(media_of "DT test: input fan")
+	if [ -n "$m" ]; then
+		second=$(media-ctl -d "$m" -l '"ut input":0 -> "ut b":0 [1]' 2>&1) &&
+			second=enabled
+		case $second in
+		*"resource busy"*) second=EBUSY ;;
+		enabled) ok=0 ;;
+		*) ok=0 second="other: $(echo "$second" | tail -n 1)" ;;
+		esac
+		media-ctl -d "$m" -l '"ut input":0 -> "ut a":0 [0]' >/dev/null 2>&1 ||
+			{ ok=0; diag="cannot disable the link to ut a; "; }
+		if other=$(media-ctl -d "$m" -l '"ut input":0 -> "ut b":0 [1]' 2>&1); then
+			other=enabled
+		else
+			ok=0 other="other: $(echo "$other" | tail -n 1)"
+		fi
+		diag="${diag}second link: $second (expected EBUSY), after disabling the first: $other"
+	else
+		ok=0 diag="no media device for it; log: $(since good-input-fan | tail -n 3 | tr '\n' ' ')"
+	fi
+	remove || { ok=0; diag="$diag; overlay removal failed or left $PDEV"; }
+	ktap_result $ok input_node_feeds_one_block "$diag"
+}
+
 if ! modprobe n900-overlay; then
 	ktap_plan 1
 	ktap_result 0 "dt_malformed # cannot load n900-overlay (needs a kernel with CONFIG_OF_OVERLAY)"
 	exit 0
 fi
 cases=$(awk -F'\t' '$2 != "good" { print $1 }' $D/expect)
-ktap_plan $(($(echo "$cases" | wc -l) + 4))
+ktap_plan $(($(echo "$cases" | wc -l) + 5))
 
 good good good_overlay_probes "DT test: good"
 # the example overlay of README.md ("Write a topology overlay"), verbatim
@@ -106,6 +137,7 @@ for c in $cases; do
 	[ -n "$log" ] || log="expected /$re/, got: $(since "$c" | grep -v 'n900-overlay' | tail -n 3 | tr '\n' '|')"
 	ktap_result $ok "$c" "${log#*] }" "${m:+registered as $m}" "$oferr"
 done
+input_fan
 good good good_overlay_probes_after "DT test: good"
 
 # kmemleak has nothing to report after all that

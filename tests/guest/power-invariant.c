@@ -17,7 +17,8 @@
  * Each flip must also get the answer the ISP's link rules give: a disable
  * succeeds; an enable fails with EBUSY when its sink pad already has an
  * enabled input (one source at a time; a video mux, the N900's camera
- * bus switch, routes one of its inputs at a time), with EINVAL when
+ * bus switch, routes one of its inputs at a time) or its source is a
+ * memory input node that already feeds a block, with EINVAL when
  * enabled links already lead from its sink back to its source (a loop:
  * frames without a source), with either when both hold, and succeeds
  * otherwise. On a stress mesh, full of loops of links, that checks the
@@ -318,16 +319,19 @@ static const char *ent_name(uint32_t pad_id)
 
 /*
  * Another enabled data link into the sink pad of @l, or for a video mux,
- * into any of its sink pads.
+ * into any of its sink pads; or out of @l's source pad when that is a
+ * memory input (output) video node's, a DMA read port that feeds one
+ * block.
  */
 static int sink_busy(const struct media_v2_link *l)
 {
-	int x, y, mux, ox, oy;
+	int x, y, mux, input, ox, oy;
 	unsigned int i;
 
 	if (!link_ents(l, &x, &y))
 		return 0;
 	mux = ents[y].function == MEDIA_ENT_F_VID_MUX;
+	input = ents[x].function == MEDIA_ENT_F_IO_V4L;
 	for (i = 0; i < topo.num_links; i++) {
 		const struct media_v2_link *o = &t_links[i];
 
@@ -335,6 +339,8 @@ static int sink_busy(const struct media_v2_link *l)
 		    !link_ents(o, &ox, &oy))
 			continue;
 		if (mux ? oy == y : o->sink_id == l->sink_id)
+			return 1;
+		if (input && o->source_id == l->source_id)
 			return 1;
 	}
 	return 0;
