@@ -24,6 +24,9 @@
 #  - media_ioctl_across_isp_unbind: an ioctl on the media node sleeps in
 #    the copy of its argument while the ISP unbinds, then goes on, with no
 #    other node open (patch 0013: the media node keeps the media device);
+#  - media_fd_across_vimc_unbind: vimc's media node held open while vimc
+#    unbinds (a driver without the release callback of patch 0013, whose
+#    media device is freed at the unbind): the close is clean;
 #  - stream_node_left_without_links: the CCDC unbound, its output node (no
 #    link left) streams on its own (patch 0009);
 #  - frame_sizes_checked: pad formats that do not match the real source: the
@@ -449,6 +452,42 @@ t_media_ioctl_across_isp_unbind() {
 		"MEDIA_IOC_DEVICE_INFO on /dev/media0 held in the copy of its argument while $ISP unbound" \
 		"the ioctl then: ${res:-none} (OK, ENODEV or EIO expected); closed: $closed" "$bad"
 }
+t_media_fd_across_vimc_unbind() {
+	# a driver without the media device's release callback: vimc frees
+	# its media device when it unbinds. Its media node held open across
+	# the unbind: the ioctl on the stale fd fails as on a gone node, and
+	# the close reads nothing of the freed media device (patches/0013:
+	# media_device_unregister() clears the node's pointer to it when the
+	# driver has no release callback)
+	n900_dmesg_mark
+	ok=1 bad="" m=""
+	bounded 100 modprobe vimc || { ok=0 bad="modprobe vimc: $(tail -n 1 $LOG)"; }
+	i=0
+	while [ -z "$m" ] && [ $i -lt 100 ]; do
+		for d in /dev/media*; do
+			media-ctl -d "$d" -p 2>/dev/null | grep -q '^driver *vimc$' && m=$d
+		done
+		[ -n "$m" ] || sleep 0.1
+		i=$((i + 1))
+	done
+	[ -n "$m" ] || { ok=0 bad="${bad:+$bad; }vimc registered no media device"; }
+	res="" closed=no
+	if [ -n "$m" ]; then
+		hold_start "$m" device-info || { ok=0 bad="${bad:+$bad; }fd-hold $m: $(tail -n 1 $OUT)"; }
+		sysfs_write vimc.0 $D/vimc/unbind || { ok=0 bad="${bad:+$bad; }unbind of vimc.0 failed"; }
+		closed=yes
+		hold_end || { ok=0 closed=no bad="${bad:+$bad; }fd-hold did not end, or not closed: $(tail -n 1 $OUT)"; }
+		res=$(sed -n 's/^ioctl: //p' $OUT)
+		case $res in *"(errno 5)" | *"(errno 19)") ;; *) ok=0 ;; esac
+		sysfs_write vimc.0 $D/vimc/bind || { ok=0 bad="${bad:+$bad; }bind of vimc.0 failed"; }
+	fi
+	bounded 100 rmmod vimc || { ok=0 bad="${bad:+$bad; }rmmod vimc: $(tail -n 1 $LOG)"; }
+	no_splat || ok=0
+	rm -f $FIFO
+	ktap_result $ok media_fd_across_vimc_unbind \
+		"vimc's ${m:-media node} held open while vimc.0 unbound" \
+		"the ioctl then: ${res:-none} (EIO or ENODEV expected); closed: $closed" "$bad"
+}
 t_frame_odd_width_checked() {
 	# item 3, odd width: from memory through CCP2 and the CCDC, 641x481
 	n900_dmesg_mark
@@ -557,7 +596,7 @@ t_no_leak() {
 	# kmemleak has nothing to report after all that
 	ktap_no_leak
 }
-TESTS="subdev_fd_outlives_unbind.ccdc subdev_fd_outlives_unbind.sensor subdev_fd_outlives_unbind.lens subdev_fd_outlives_unbind.flash subdev_fd_outlives_unbind.switch subdev_node_back_while_old_open power_across_sensor_rebind power_across_isp_unbind switch_one_input_after_rebind stream_before_camera_binds isp_unbind_standalone_stream media_ioctl_across_isp_unbind stream_node_left_without_links module_pinned_while_node_open frame_odd_width_checked frame_sizes_checked no_leak"
+TESTS="subdev_fd_outlives_unbind.ccdc subdev_fd_outlives_unbind.sensor subdev_fd_outlives_unbind.lens subdev_fd_outlives_unbind.flash subdev_fd_outlives_unbind.switch subdev_node_back_while_old_open power_across_sensor_rebind power_across_isp_unbind switch_one_input_after_rebind stream_before_camera_binds isp_unbind_standalone_stream media_ioctl_across_isp_unbind media_fd_across_vimc_unbind stream_node_left_without_links module_pinned_while_node_open frame_odd_width_checked frame_sizes_checked no_leak"
 
 want=$*
 if [ -z "$want" ]; then
