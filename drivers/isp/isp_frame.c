@@ -533,8 +533,8 @@ static int isp_frame_setup(struct isp_video *video, struct isp_frame *f)
  * The frames of a memory input node are those of the one sink pad it feeds
  * (isp_link_setup()): the input node's own format matches it when the
  * input node streams (link validation), and each of its buffers is checked
- * for size. Called with
- * the graph mutex held: the links cannot change under the walk.
+ * for size. Called with the graph mutex held: the links cannot change
+ * under the walk.
  *
  * Return: the frame program, NULL when the path starts neither at a sensor
  * nor at a memory input node (the node then gets a test ramp), or an

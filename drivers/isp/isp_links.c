@@ -2,7 +2,8 @@
 /*
  * isp_links.c - the links of the ISP's media graph: created from the OF
  * graph of the device tree as entities appear, removed as they go, and the
- * rules an enabled link follows (one input per sink pad, no loops)
+ * rules an enabled link follows (one input per sink pad, one output per
+ * memory input node, no loops)
  */
 
 #include <linux/of.h>
@@ -423,7 +424,7 @@ static int create_endpoint_link(struct isp_device *isp,
 	if (!isp->registered && (flags & MEDIA_LNK_FL_ENABLED) &&
 	    is_media_entity_v4l2_video_device(src->entity) &&
 	    pad_has_enabled_link(src)) {
-		dev_err(isp->dev, "%pfw: %s already feeds a block: a memory input has one enabled link\n",
+		dev_err(isp->dev, "%pfw: %s already has an enabled link: a memory input feeds one block\n",
 			ep, src->entity->name);
 		ret = -EINVAL;
 		goto put_rep;

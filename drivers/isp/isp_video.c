@@ -150,8 +150,8 @@ static void isp_video_try_pix(const struct isp_video *video,
  * isp_video_dt_formats() - the pixel formats of an image node
  * @fwnode: the node's DT node
  *
- * The formats whose media bus code the pad at the other end of the node's
- * DT endpoint can ever carry (isp_block_pad_can_carry()), taken from the
+ * The formats whose media bus code the pad at the other end of one of the
+ * node's DT endpoints can ever carry (isp_block_pad_can_carry()), taken from the
  * block type of the remote node's compatible: they depend neither on the
  * formats the pipeline has nor on whether the block is bound. A node linked
  * to no ISP block, or to one that carries none of them, offers every
@@ -262,8 +262,7 @@ static inline struct isp_video *to_isp_video(struct file *file)
  * pad's media bus code, and the pad's size. Its size is within the node's
  * DMA limits (S_FMT fitted it), so a pad outside them never matches. A node
  * with no enabled link streams on its own; an output node has one at most
- * (isp_link_setup()). Called with the graph mutex
- * held.
+ * (isp_link_setup()). Called with the graph mutex held.
  *
  * Return: 0, or -EPIPE on a mismatch, after a message that names the node
  * and says what the pad has.
@@ -289,10 +288,21 @@ int isp_video_check_format(struct isp_video *video)
 	}
 	sd = media_entity_to_v4l2_subdev(remote->entity);
 	fmt.pad = remote->index;
-	if (v4l2_subdev_call_state_active(sd, pad, get_fmt, &fmt))
+	if (v4l2_subdev_call_state_active(sd, pad, get_fmt, &fmt)) {
+		dev_info_ratelimited(video->isp->dev,
+				     "%s: no format on %s pad %u: EPIPE\n",
+				     video->vdev.name, sd->name, remote->index);
 		return -EPIPE;
-	if (video->meta)
-		return fmt.format.code == MEDIA_BUS_FMT_METADATA_FIXED ? 0 : -EPIPE;
+	}
+	if (video->meta) {
+		if (fmt.format.code == MEDIA_BUS_FMT_METADATA_FIXED)
+			return 0;
+		dev_info_ratelimited(video->isp->dev,
+				     "%s: %s pad %u has code 0x%04x, not statistics: EPIPE\n",
+				     video->vdev.name, sd->name, remote->index,
+				     fmt.format.code);
+		return -EPIPE;
+	}
 	f = isp_video_find_format(video, pix->pixelformat);
 	if (!f || fmt.format.code != f->code ||
 	    fmt.format.width != pix->width ||

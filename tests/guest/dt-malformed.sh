@@ -9,8 +9,10 @@
 #  - removing the overlay removes its devices, and the OF core reports no
 #    unbalanced node reference ("OF: ERROR").
 # The well-formed good.dtso must probe (3 entities, its links) before and
-# after the malformed ones. At the end kmemleak must have nothing to
-# report. Splats fail the run (tests/host/harness.sh). One KTAP document.
+# after the malformed ones. Between them, good-input-fan.dtso checks at run
+# time what 21-input-fans-out checks in the tree: a memory input node
+# feeds one block (SETUP_LINK of a second link out of it: EBUSY, the link
+# left disabled). At the end kmemleak must have nothing to report. Splats fail the run (tests/host/harness.sh). One KTAP document.
 # shellcheck source=rootfs/overlay/etc/n900/functions
 . /etc/n900/functions
 # shellcheck source=tests/guest/lib/ktap.sh
@@ -81,10 +83,16 @@ good() { # DTBO RESULT LABEL: a well-formed overlay probes into a 3-entity graph
 	ktap_result $ok "$2" "$diag" "$oferr"
 }
 
+# the number of enabled links into "ut b" of media device $1
+b_inputs() {
+	media-ctl -d "$1" -p 2>/dev/null | awk '
+		/^- entity / { b = index($0, ": ut b (") > 0 }
+		b && /<-/ && /ENABLED/ { n++ }
+		END { print n + 0 }'
+}
 # A memory input node feeds one block (isp_link_setup()): with its link to
-# "ut a" enabled, enabling the one to "ut b" is refused with EBUSY, and it
-# is taken once the first is disabled. (21-input-fans-out is the same rule
-# in the tree.)
+# "ut a" enabled, enabling the one to "ut b" is refused with EBUSY and the
+# link stays disabled; it is taken once the first is disabled.
 input_fan() {
 	ok=1 diag=
 	apply good-input-fan 100 "good:DT test: input fan" || { ok=0; diag="apply failed: $err"; }
@@ -97,6 +105,7 @@ input_fan() {
 		enabled) ok=0 ;;
 		*) ok=0 second="other: $(echo "$second" | tail -n 1)" ;;
 		esac
+		[ "$(b_inputs "$m")" = 0 ] || { ok=0; second="$second, but the link is enabled"; }
 		media-ctl -d "$m" -l '"ut input":0 -> "ut a":0 [0]' >/dev/null 2>&1 ||
 			{ ok=0; diag="cannot disable the link to ut a; "; }
 		if other=$(media-ctl -d "$m" -l '"ut input":0 -> "ut b":0 [1]' 2>&1); then
@@ -104,12 +113,18 @@ input_fan() {
 		else
 			ok=0 other="other: $(echo "$other" | tail -n 1)"
 		fi
+		[ "$(b_inputs "$m")" = 1 ] || { ok=0; other="$other, but not listed as enabled"; }
 		diag="${diag}second link: $second (expected EBUSY), after disabling the first: $other"
 	else
 		ok=0 diag="no media device for it; log: $(since good-input-fan | tail -n 3 | tr '\n' ' ')"
 	fi
 	remove || { ok=0; diag="$diag; overlay removal failed or left $PDEV"; }
-	ktap_result $ok input_node_feeds_one_block "$diag"
+	i=0
+	while media_of "DT test: input fan" >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	! media_of "DT test: input fan" >/dev/null || { ok=0; diag="$diag; still registered after removal"; }
+	oferr=$(since good-input-fan | grep 'OF: ERROR' | head -n 1)
+	[ -z "$oferr" ] || ok=0
+	ktap_result $ok input_node_feeds_one_block "$diag" "$oferr"
 }
 
 if ! modprobe n900-overlay; then

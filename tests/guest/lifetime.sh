@@ -455,10 +455,11 @@ t_media_ioctl_across_isp_unbind() {
 t_media_fd_across_vimc_unbind() {
 	# a driver without the media device's release callback: vimc frees
 	# its media device when it unbinds. Its media node held open across
-	# the unbind: the ioctl on the stale fd fails as on a gone node, and
-	# the close reads nothing of the freed media device (patches/0013:
-	# media_device_unregister() clears the node's pointer to it when the
-	# driver has no release callback)
+	# the unbind: the ioctl on the stale fd fails with EIO (the node is
+	# unregistered), and the close reads nothing of the freed media device
+	# (patches/0013: media_device_unregister() clears the node's pointer
+	# to it when the driver has no release callback; a read of it is a
+	# KASAN use-after-free report on the debug kernel, a splat)
 	n900_dmesg_mark
 	ok=1 bad="" m=""
 	bounded 100 modprobe vimc || { ok=0 bad="modprobe vimc: $(tail -n 1 $LOG)"; }
@@ -478,7 +479,7 @@ t_media_fd_across_vimc_unbind() {
 		closed=yes
 		hold_end || { ok=0 closed=no bad="${bad:+$bad; }fd-hold did not end, or not closed: $(tail -n 1 $OUT)"; }
 		res=$(sed -n 's/^ioctl: //p' $OUT)
-		case $res in *"(errno 5)" | *"(errno 19)") ;; *) ok=0 ;; esac
+		case $res in *"(errno 5)") ;; *) ok=0 ;; esac
 		sysfs_write vimc.0 $D/vimc/bind || { ok=0 bad="${bad:+$bad; }bind of vimc.0 failed"; }
 	fi
 	bounded 100 rmmod vimc || { ok=0 bad="${bad:+$bad; }rmmod vimc: $(tail -n 1 $LOG)"; }
@@ -486,7 +487,7 @@ t_media_fd_across_vimc_unbind() {
 	rm -f $FIFO
 	ktap_result $ok media_fd_across_vimc_unbind \
 		"vimc's ${m:-media node} held open while vimc.0 unbound" \
-		"the ioctl then: ${res:-none} (EIO or ENODEV expected); closed: $closed" "$bad"
+		"the ioctl then: ${res:-none} (EIO expected); closed: $closed" "$bad"
 }
 t_frame_odd_width_checked() {
 	# item 3, odd width: from memory through CCP2 and the CCDC, 641x481
