@@ -151,11 +151,11 @@ static void isp_video_try_pix(const struct isp_video *video,
  * @fwnode: the node's DT node
  *
  * The formats whose media bus code the pad at the other end of one of the
- * node's DT endpoints can ever carry (isp_block_pad_can_carry()), taken from the
- * block type of the remote node's compatible: they depend neither on the
- * formats the pipeline has nor on whether the block is bound. A node linked
- * to no ISP block, or to one that carries none of them, offers every
- * format the ISP writes to memory.
+ * node's DT endpoints can ever carry (isp_block_pad_can_carry()), taken
+ * from the block type of the remote node's compatible: they depend neither
+ * on the formats the pipeline has nor on whether the block is bound. A node
+ * linked to no ISP block, or to one that carries none of them, offers
+ * every format the ISP writes to memory.
  *
  * Return: BIT(i) for each entry i of isp_video_formats[] the node offers.
  */
