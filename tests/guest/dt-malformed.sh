@@ -60,6 +60,18 @@ remove() {
 	while [ -e $PDEV ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	[ ! -e $PDEV ]
 }
+# remove_good DTBO LABEL: remove a well-formed overlay; its devices and
+# its media device (model LABEL) must go, and the OF core must report no
+# unbalanced node reference ($oferr); clears $ok and adds to $diag if not
+remove_good() {
+	remove || { ok=0; diag="$diag; overlay removal failed or left $PDEV"; }
+	# its media device goes with it (PDEV is the test overlays' node only)
+	i=0
+	while media_of "$2" >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	! media_of "$2" >/dev/null || { ok=0; diag="$diag; $2 still registered after removal"; }
+	oferr=$(since "$1" | grep 'OF: ERROR' | head -n 1)
+	[ -z "$oferr" ] || ok=0
+}
 good() { # DTBO RESULT LABEL: a well-formed overlay probes into a 3-entity graph
 	ok=1 diag=
 	apply "$1" 100 "good:$3" || { ok=0; diag="apply failed: $err"; }
@@ -73,13 +85,7 @@ good() { # DTBO RESULT LABEL: a well-formed overlay probes into a 3-entity graph
 	else
 		ok=0 diag="no media device for it; log: $(since "$1" | tail -n 3 | tr '\n' ' ')"
 	fi
-	remove || { ok=0; diag="$diag; overlay removal failed or left $PDEV"; }
-	# its media device goes with it (PDEV is the test overlays' node only)
-	i=0
-	while media_of "$3" >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	! media_of "$3" >/dev/null || { ok=0; diag="$diag; $3 still registered after removal"; }
-	oferr=$(since "$1" | grep 'OF: ERROR' | head -n 1)
-	[ -z "$oferr" ] || ok=0
+	remove_good "$1" "$3"
 	ktap_result $ok "$2" "$diag" "$oferr"
 }
 
@@ -118,12 +124,7 @@ input_fan() {
 	else
 		ok=0 diag="no media device for it; log: $(since good-input-fan | tail -n 3 | tr '\n' ' ')"
 	fi
-	remove || { ok=0; diag="$diag; overlay removal failed or left $PDEV"; }
-	i=0
-	while media_of "DT test: input fan" >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	! media_of "DT test: input fan" >/dev/null || { ok=0; diag="$diag; still registered after removal"; }
-	oferr=$(since good-input-fan | grep 'OF: ERROR' | head -n 1)
-	[ -z "$oferr" ] || ok=0
+	remove_good good-input-fan "DT test: input fan"
 	ktap_result $ok input_node_feeds_one_block "$diag" "$oferr"
 }
 
