@@ -73,5 +73,6 @@ int n900_power_get_stats(struct device *dev, struct n900_power_stats *st);
 void n900_power_events_show(struct seq_file *m,
 			    const struct media_device *mdev);
 void n900_power_events_clear(void);
+void n900_power_events_forget(const struct media_device *mdev);
 
 #endif /* N900_POWER_H */

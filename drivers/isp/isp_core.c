@@ -439,6 +439,7 @@ static void isp_release(struct v4l2_device *v4l2_dev)
 		isp_video_cleanup(&isp->videos[i]);
 	kfree(isp->videos);
 	kfree(isp->ranks);
+	n900_power_events_forget(&isp->mdev);
 	media_device_cleanup(&isp->mdev);
 	mutex_destroy(&isp->state_lock);
 	mutex_destroy(&isp->pm_lock);

@@ -25,7 +25,10 @@
 /**
  * struct n900_power_event - one entry of the event log
  * @ts_ns: ktime_get_ns() when it happened
- * @mdev: media device of the entity (compared, never dereferenced)
+ * @mdev: media device of the entity (compared, never dereferenced; cleared
+ *	by n900_power_events_forget() before the media device is freed, so
+ *	that a media device allocated at the same address later does not
+ *	show these events as its own)
  * @entity: entity name
  * @event: what happened
  * @detail: supply name, clock rate or delay
@@ -121,4 +124,31 @@ void n900_power_events_clear(void)
 	spin_unlock_irqrestore(&log_lock, flags);
 }
 EXPORT_SYMBOL_GPL(n900_power_events_clear);
+
+/**
+ * n900_power_events_forget() - disown the events of a media device
+ * @mdev: the media device, about to be freed
+ *
+ * The log tells media devices apart by their address, which a media device
+ * allocated later may have again. Called by the owner of @mdev once its
+ * entities are unregistered (they log their events with no media device
+ * from then on) and before it frees @mdev: its events stay in the log for
+ * the trace, and show under no media device any more.
+ */
+void n900_power_events_forget(const struct media_device *mdev)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&log_lock, flags);
+	for (i = 0; i < log_count; i++) {
+		struct n900_power_event *e =
+			&log_buf[(log_first + i) % N900_POWER_LOG_SIZE];
+
+		if (e->mdev == mdev)
+			e->mdev = NULL;
+	}
+	spin_unlock_irqrestore(&log_lock, flags);
+}
+EXPORT_SYMBOL_GPL(n900_power_events_forget);
 
