@@ -105,9 +105,17 @@ static int isp_subdev_complete(struct v4l2_async_notifier *notifier)
 	unsigned int entities = 0, i;
 	int ret;
 
+	/*
+	 * On failure the nodes registered so far stay with their subdevices
+	 * (patches/0016), and what completed the notifier fails: the bind of
+	 * the last subdevice, or the ISP's probe when none was missing.
+	 */
 	ret = v4l2_device_register_subdev_nodes(&isp->v4l2_dev);
-	if (ret)
+	if (ret) {
+		dev_err(isp->dev, "%pOF: cannot register the subdevice nodes: %d\n",
+			isp->dev->of_node, ret);
 		return ret;
+	}
 	if (isp->registered)
 		return 0;	/* a subdevice came back after an unbind */
 
