@@ -30,7 +30,8 @@
  * With two media devices, each run on one is followed by the same run on
  * the other, so that a change of the machine's speed meets both alike
  * (in alternating order, each timed run after an untimed one of its own:
- * bench()):
+ * bench(); before each untimed run, two address-space switches, which let
+ * QEMU size its software TLB to the graph: partner_start()):
  * a line per device, then the bigger graph's time over the smaller's,
  * the median (and extremes) of the run by run ratios (per call for the
  * per-call operations):
@@ -38,14 +39,21 @@
  *   BENCH-PAIR op=enum entities=4097/1025 runs=31 ratio=4.21 min=3.90 max=4.80
  *
  * mc-bench --loop OP SECONDS MEDIA VIDEO runs the one operation OP (one
- * of the above but power_on) on MEDIA for SECONDS, for a profiler to watch:
+ * of the above but power_on) on MEDIA for SECONDS, for a profiler to watch
+ * (after eight untimed runs, each followed by the switches):
  *
  *   BENCH-LOOP op=topology entities=4097 runs=4870 mean_us=2053.1
+ *
+ * mc-bench runs on the last CPU (and its partner process with it);
+ * MC_BENCH_SWITCH=0 in the environment leaves the switches out.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/media.h>
 #include <math.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -303,6 +311,65 @@ static int cmp(const void *a, const void *b)
 
 static unsigned int ndevs = 1;
 
+/*
+ * The partner: a process on mc-bench's CPU that answers a byte with
+ * a byte, so that partner_switch() makes the guest change address space
+ * (ASID) twice. QEMU flushes its software TLB at each change, and sizes
+ * that TLB only at a flush, from how full it was since the last one: a
+ * process alone on its CPU never changes address space, and QEMU's TLB
+ * keeps the size it had when mc-bench started, whatever graph it reads.
+ * With MC_BENCH_SWITCH=0 in the environment there is no partner (mc-bench
+ * is still pinned).
+ */
+static int to_partner[2] = { -1, -1 }, from_partner[2] = { -1, -1 };
+
+static void partner_start(bool switches)
+{
+	const char *sw = getenv("MC_BENCH_SWITCH");
+	long cpu = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	cpu_set_t set;
+	pid_t pid;
+	char c;
+
+	/* the last CPU: the first takes the virtio interrupts */
+	CPU_ZERO(&set);
+	CPU_SET(cpu > 0 ? cpu : 0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+	if (!switches || (sw && !strcmp(sw, "0")))
+		return;
+	/* a partner gone: an error from write(), not a silent death */
+	signal(SIGPIPE, SIG_IGN);
+	if (pipe(to_partner) || pipe(from_partner))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid) {
+		close(to_partner[0]);
+		close(from_partner[1]);
+		return;
+	}
+	/* the partner: until mc-bench's end of the pipe closes */
+	close(to_partner[1]);
+	close(from_partner[0]);
+	while (read(to_partner[0], &c, 1) == 1 &&
+	       write(from_partner[1], &c, 1) == 1)
+		;
+	_exit(0);
+}
+
+/* to the partner and back: two address-space switches on this CPU */
+static void partner_switch(void)
+{
+	char c = 0;
+
+	if (to_partner[1] < 0)
+		return;
+	if (write(to_partner[1], &c, 1) != 1 || read(from_partner[0], &c, 1) != 1)
+		die("partner");
+}
+
 /* one run of @fn (timed here) or of @timed (which times itself) on @d */
 static double run(struct mcdev *d, void (*fn)(void), double (*timed)(void))
 {
@@ -342,8 +409,10 @@ static void bench(const char *op, void (*fn)(void), double (*timed)(void),
 	while (runs < MAX_RUNS && (runs < MIN_RUNS || total < BUDGET_US)) {
 		for (i = 0; i < ndevs; i++) {
 			d = ndevs == 2 ? (i + runs) % 2 : 0;
-			if (ndevs == 2)
+			if (ndevs == 2) {
+				partner_switch();
 				run(&devs[d], fn, timed);
+			}
 			t[d][runs] = run(&devs[d], fn, timed);
 			total += t[d][runs];
 		}
@@ -378,9 +447,16 @@ static void bench(const char *op, void (*fn)(void), double (*timed)(void),
  */
 static void loop(const char *op, void (*fn)(void), double seconds)
 {
-	double t0 = now_us(), t;
+	double t0, t;
 	unsigned long n = 0;
+	int k;
 
+	/* runs and switches, for QEMU to size its TLB to what @fn reads */
+	for (k = 0; k < 8; k++) {
+		fn();
+		partner_switch();
+	}
+	t0 = now_us();
 	do {
 		fn();
 		n++;
@@ -462,6 +538,12 @@ int main(int argc, char **argv)
 	if (argc != 3 && argc != 5)
 		return usage(prog);
 	ndevs = (argc - 1) / 2;
+	/*
+	 * Before any device is open: the partner holds only its pipes. The
+	 * switches are before untimed runs, which only the paired mode and
+	 * --loop make.
+	 */
+	partner_start(ndevs == 2 || loop_op);
 	for (d = 0; d < ndevs; d++) {
 		cur = &devs[d];
 		cur->video_path = argv[2 + 2 * d];
