@@ -97,19 +97,7 @@ static int apply(const char *path)
 /* bind the ISP with the @nth allocation failing (0: none); its errno */
 static int bind_failing(unsigned int nth, int *hit)
 {
-	int fd = open(ISP_DRV "bind", O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (nth && fail_nth(nth)) {
-		close(fd);
-		return errno;
-	}
-	if (write(fd, ISP_NAME, strlen(ISP_NAME)) < 0)
-		err = errno;
-	*hit = nth && failed_yet();
-	close(fd);
-	return err;
+	return write_failing(ISP_DRV "bind", ISP_NAME, nth, hit);
 }
 
 /* each allocation of the probe failing in turn: 1 when nothing was left */

@@ -118,22 +118,9 @@ static unsigned int nodes(const char *set)
 static int bind_failing(unsigned int nth, int *hit)
 {
 	char path[512];
-	int fd, err = 0;
 
-	*hit = 0;
 	snprintf(path, sizeof(path), "%s/bind", drv);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return errno;
-	if (nth && fail_nth(nth)) {
-		close(fd);
-		return errno;
-	}
-	if (write(fd, dev, strlen(dev)) < 0)
-		err = errno;
-	*hit = nth && failed_yet();
-	close(fd);
-	return err;
+	return write_failing(path, dev, nth, hit);
 }
 
 static int unbind(void)

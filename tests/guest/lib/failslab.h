@@ -11,10 +11,13 @@
  *	fail_nth(n);			// the n-th allocation from now fails
  *	ret = call(fd);
  *	hit = failed_yet();		// did it? (and disarm)
+ *
+ * or, for a write to a sysfs file: write_failing(path, val, n, &hit).
  */
 #ifndef N900_FAILSLAB_H
 #define N900_FAILSLAB_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +104,31 @@ static inline int failed_yet(void)
 	close(fd);
 	fail_nth(0);
 	return n > 0 && atoi(val) == 0;
+}
+
+/*
+ * Write @val to the sysfs file @path (a driver's "bind", say) with the
+ * @nth slab allocation of the write failing (0: none; the file is opened
+ * first); *@hit says whether that allocation came. Returns 0 or an errno.
+ */
+static inline int write_failing(const char *path, const char *val,
+				unsigned int nth, int *hit)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	*hit = 0;
+	if (fd < 0)
+		return errno;
+	if (nth && fail_nth(nth)) {
+		err = errno;
+		close(fd);
+		return err;
+	}
+	if (write(fd, val, strlen(val)) < 0)
+		err = errno;
+	*hit = nth && failed_yet();
+	close(fd);
+	return err;
 }
 
 #endif
