@@ -26,6 +26,7 @@
 #include <linux/workqueue.h>
 
 #include "isp.h"
+#include "isp_pixel_page.h"
 
 #define ISP_CEILING_RUNS	7
 /* frames a run: one split of the work for all, so that it is not timed */
@@ -68,9 +69,13 @@ static void isp_ceiling_filter(const u16 *in, u16 *out, unsigned int w)
 	out[w - 1] = (in[w - 2] + 3 * in[w - 1] + 2) >> 2;
 }
 
-/* lines @y0..@y1 of ISP_CEILING_FRAMES frames */
-static void isp_ceiling_lines(struct isp_ceiling *c, unsigned int y0,
-			      unsigned int y1)
+/*
+ * lines @y0..@y1 of ISP_CEILING_FRAMES frames; PIX_OWN_PAGE as the stages'
+ * loops, so that where the module's layout puts it cannot slow it
+ */
+static noinline PIX_OWN_PAGE void isp_ceiling_lines(struct isp_ceiling *c,
+						    unsigned int y0,
+						    unsigned int y1)
 {
 	size_t w = c->width;
 	unsigned int y, n;

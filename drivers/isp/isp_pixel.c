@@ -8,6 +8,7 @@
  */
 
 #include "isp_pixel.h"
+#include "isp_pixel_page.h"
 #include "isp_pixel_neon.h"
 #include "isp_pixel_words.h"
 
@@ -512,8 +513,9 @@ static __always_inline u16 sensor_pixel(const struct pix_scene *s, s32 e,
 /*
  * A line of the Image pattern through the physical sensor; @noise and
  * @direct (the scene at the frame's size: no interpolation) are constants
- * in each of sensor_image_line()'s calls, so that the compiler drops what
- * they skip. A line whose mean charges (and their shot sigmas) the cache
+ * in each call of image_line_noise() and image_line_clean(), so that the
+ * compiler drops what they skip. A line whose mean charges (and their
+ * shot sigmas) the cache
  * holds for this frame's tables (pix_scene_set_cache()) reads them;
  * another computes them and leaves them there.
  */
@@ -584,20 +586,32 @@ static __always_inline void image_line(const struct pix_scene *s,
 		s->charge_line[y] = s->charge_gen;
 }
 
+/* image_line() with the sensor's noise, and without: a page each */
+static noinline PIX_OWN_PAGE void image_line_noise(const struct pix_scene *s,
+						   unsigned int y, u16 *out)
+{
+	if (s->direct)
+		image_line(s, y, out, true, true);
+	else
+		image_line(s, y, out, true, false);
+}
+
+static noinline PIX_OWN_PAGE void image_line_clean(const struct pix_scene *s,
+						   unsigned int y, u16 *out)
+{
+	if (s->direct)
+		image_line(s, y, out, false, true);
+	else
+		image_line(s, y, out, false, false);
+}
+
 static void sensor_image_line(const struct pix_scene *s, unsigned int y,
 			      u16 *out)
 {
-	if (s->noise) {
-		if (s->direct)
-			image_line(s, y, out, true, true);
-		else
-			image_line(s, y, out, true, false);
-	} else {
-		if (s->direct)
-			image_line(s, y, out, false, true);
-		else
-			image_line(s, y, out, false, false);
-	}
+	if (s->noise)
+		image_line_noise(s, y, out);
+	else
+		image_line_clean(s, y, out);
 }
 
 /**
@@ -801,8 +815,8 @@ static __always_inline void synthetic_pairs(u16 *out, unsigned int w,
  * pix_sensor_line()'s per-pixel loop (odd widths), a Bayer pair a time
  * (Gr R on even lines, B Gb on odd ones)
  */
-static void synthetic_line_pairs(const struct pix_scene *s, unsigned int y,
-				 u16 *out)
+static noinline PIX_OWN_PAGE void synthetic_line_pairs(const struct pix_scene *s,
+						       unsigned int y, u16 *out)
 {
 	struct synthetic_line l;
 
@@ -1449,9 +1463,12 @@ static __always_inline void preview_inner_words(const u16 *line,
  * preview_inner_words(), made for each output order and line colours;
  * returns the first column it did not write
  */
-static unsigned int preview_inner(const u16 *line, long stride,
-				  unsigned int width, u8 *out,
-				  unsigned int uyvy, unsigned int odd)
+static noinline PIX_OWN_PAGE unsigned int preview_inner(const u16 *line,
+							long stride,
+							unsigned int width,
+							u8 *out,
+							unsigned int uyvy,
+							unsigned int odd)
 {
 	if (uyvy && odd)
 		preview_inner_words(line, stride, width, out, 1, true);
@@ -1703,9 +1720,10 @@ static __always_inline void resizer_h_inner(const u8 *tmp, u8 *out,
  * time (the line is 2 * in_w bytes, in_w even), then the horizontal one,
  * an output pair (two lumas, U, V) a time.
  */
-void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
-		      const u8 *in0, const u8 *in1, u8 *out, u8 *tmp,
-		      unsigned int uyvy, const struct pix_resizer_fast *fast)
+PIX_OWN_PAGE void pix_resizer_line(const struct pix_resizer *r, unsigned int y,
+				   const u8 *in0, const u8 *in1, u8 *out,
+				   u8 *tmp, unsigned int uyvy,
+				   const struct pix_resizer_fast *fast)
 {
 	u32 fy = ((u64)y * r->vstep >> 8) & 0xff;
 	unsigned int i = 0, n = 2 * r->in_w, x = 0, end = r->out_w & ~1u;

@@ -46,6 +46,7 @@
  * kernel_neon_end().
  */
 
+#include "isp_pixel_page.h"
 #include "isp_pixel_neon.h"
 #include "isp_pixel_words.h"
 
@@ -186,8 +187,9 @@ static __always_inline unsigned int chain_line(const struct pix_chain_line *p,
  * Return: x; 0 for a black level of more than 16 bits, which the NEON
  * loop's 16-bit lanes cannot hold.
  */
-unsigned int pix_line_chain_neon(const struct pix_chain_line *p,
-				 unsigned short *line, unsigned int width)
+PIX_OWN_PAGE unsigned int pix_line_chain_neon(const struct pix_chain_line *p,
+					      unsigned short *line,
+					      unsigned int width)
 {
 	if (p->black > 0xffff)
 		return 0;
@@ -243,10 +245,11 @@ static inline void store32(void *p, u32 v)
  *
  * Return: the bytes done, a multiple of 8.
  */
-unsigned int pix_resizer_vblend_neon(const unsigned char *in0,
-				     const unsigned char *in1,
-				     unsigned char *tmp, unsigned int n,
-				     unsigned int f)
+PIX_OWN_PAGE unsigned int pix_resizer_vblend_neon(const unsigned char *in0,
+						  const unsigned char *in1,
+						  unsigned char *tmp,
+						  unsigned int n,
+						  unsigned int f)
 {
 	unsigned int i;
 
@@ -301,10 +304,12 @@ static __always_inline unsigned int hpairs(const u8 *tmp, u8 *out,
  *
  * Return: the first output column not written, even.
  */
-unsigned int pix_resizer_hpairs_neon(const unsigned char *tmp,
-				     unsigned char *out, unsigned int end,
-				     unsigned int hstep, unsigned int half,
-				     unsigned int uyvy)
+PIX_OWN_PAGE unsigned int pix_resizer_hpairs_neon(const unsigned char *tmp,
+						  unsigned char *out,
+						  unsigned int end,
+						  unsigned int hstep,
+						  unsigned int half,
+						  unsigned int uyvy)
 {
 	/* chroma of pair x at x / 2 * hstep: its ic + 1 inside the line */
 	while (end && ((end - 2) * hstep >> 17) + 1 >= half)

@@ -20,4 +20,12 @@ typedef int32_t s32;
 
 #define BIT(n)	(1UL << (n))
 
+/* the kernel's compiler_attributes.h, which kbuild includes everywhere */
+#ifndef noinline
+#define noinline	__attribute__((__noinline__))
+#endif
+#ifndef __aligned
+#define __aligned(x)	__attribute__((__aligned__(x)))
+#endif
+
 #endif /* N900_REF_KCOMPAT_H */
