@@ -205,12 +205,16 @@ EOF
 	echo
 	dt=$(field powerup_us '^BENCH-POWER-DT ')
 	devs=$(field devices '^BENCH-POWER-DT ')
+	# "N ms after", or "N ms before" when this boot's jitter outweighed
+	# the power-up sequences
 	delta=$(awk -v s="$(pmed streaming first_us 1000 2)" -v p="$(pmed pipeline first_us 1000 2)" \
-		'BEGIN { if (s == "-" || p == "-") print "-"; else printf "%.2f", s - p }')
+		'BEGIN { if (s == "-" || p == "-") print "- ms after"
+			 else if (s >= p) printf "%.2f ms after", s - p
+			 else printf "%.2f ms before", p - s }')
 	ep=$(pmed pipeline energy_uJ 1 0)
 	echo "Energy of the capture against the pipeline policy's: autosuspend **$(ratio "$(pmed autosuspend energy_uJ 1 0)" "$ep")**, streaming **$(ratio "$(pmed streaming energy_uJ 1 0)" "$ep")**."
 	echo
-	echo "The streaming policy's first buffer comes $delta ms after the pipeline policy's (medians): at STREAMON it runs the power-up sequences of the ${devs:-?} devices of the pipeline, one after the other, whose device tree delays (\`startup-delay-us\` of their supplies and \`n900emu,power-on-delay-us\`) add up to $(awk -v d="${dt:-0}" 'BEGIN { printf "%.2f", d / 1000 }') ms. Power-ups per script: $(pmed pipeline powerups 1 0) under pipeline, $(pmed autosuspend powerups 1 0) under autosuspend (its delay outlasts the 0.3 s between shots: only the first pays them), $(pmed streaming powerups 1 0) under streaming."
+	echo "The streaming policy's first buffer comes $delta the pipeline policy's (medians): at STREAMON it runs the power-up sequences of the ${devs:-?} devices of the pipeline, one after the other, whose device tree delays (\`startup-delay-us\` of their supplies and \`n900emu,power-on-delay-us\`) add up to $(awk -v d="${dt:-0}" 'BEGIN { printf "%.2f", d / 1000 }') ms. Power-ups per script: $(pmed pipeline powerups 1 0) under pipeline, $(pmed autosuspend powerups 1 0) under autosuspend (its delay outlasts the 0.3 s between shots: only the first pays them), $(pmed streaming powerups 1 0) under streaming."
 	echo
 fi
 failed=$(grep '^BENCH-FAILED' <<<"$data" || true)
