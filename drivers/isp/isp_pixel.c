@@ -515,9 +515,9 @@ static __always_inline u16 sensor_pixel(const struct pix_scene *s, s32 e,
  * @direct (the scene at the frame's size: no interpolation) are constants
  * in each call of image_line_noise() and image_line_clean(), so that the
  * compiler drops what they skip. A line whose mean charges (and their
- * shot sigmas) the cache
- * holds for this frame's tables (pix_scene_set_cache()) reads them;
- * another computes them and leaves them there.
+ * shot sigmas) the cache holds for this frame's tables
+ * (pix_scene_set_cache()) reads them; another computes them and leaves
+ * them there.
  */
 static __always_inline void image_line(const struct pix_scene *s,
 				       unsigned int y, u16 *out, bool noise,
