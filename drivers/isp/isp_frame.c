@@ -807,14 +807,42 @@ static void isp_frame_source_line(struct isp_frame *f, unsigned int y,
 		memcpy(line, f->in + (size_t)y * w * 2, w * 2);
 }
 
-/* the source's raw lines @y0..@y1 into f->raw */
+/*
+ * The source's raw lines @y0..@y1 into f->raw. A line of the Image
+ * pattern with noise whose charges are in the cache is rendered with
+ * NEON, in sections of at most ISP_NEON_LINES such lines; any other line
+ * is the C's, outside a section.
+ */
 static void isp_frame_source(struct isp_frame *f, unsigned int y0,
 			     unsigned int y1)
 {
-	unsigned int y;
+	bool neon = IS_ENABLED(CONFIG_KERNEL_MODE_NEON) && !f->input &&
+		    f->scene->noise && isp_frame_neon_usable();
+	unsigned int w = f->width, y, x, n = 0;
+	struct pix_noise_line p;
 
-	for (y = y0; y < y1; y++)
-		isp_frame_source_line(f, y, f->raw + (size_t)y * f->width);
+	for (y = y0; y < y1; y++) {
+		u16 *line = f->raw + (size_t)y * w;
+
+		if (!neon || !pix_sensor_noise_prepare(f->scene, y, &p)) {
+			if (n) {
+				kernel_neon_end();
+				n = 0;
+			}
+			isp_frame_source_line(f, y, line);
+			continue;
+		}
+		if (!n)
+			kernel_neon_begin();
+		x = pix_noise_line_neon(&p, line, w);
+		pix_noise_line_from(&p, line, w, x);
+		if (++n == ISP_NEON_LINES) {
+			kernel_neon_end();
+			n = 0;
+		}
+	}
+	if (n)
+		kernel_neon_end();
 }
 
 /* the fused line stages on one line: with NEON, then the C for the rest */

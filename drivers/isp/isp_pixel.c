@@ -13,9 +13,11 @@
 #include "isp_pixel_words.h"
 
 #ifdef __KERNEL__
+#include <linux/build_bug.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
 #else
+#include <assert.h>
 #include <string.h>
 
 /* the host's: bytes in little-endian order, as the kernel's */
@@ -151,9 +153,9 @@ size_t pix_image_blur_size(const struct pix_image *img)
 
 /*
  * The number of 16-bit values the charge cache keeps for a frame line of
- * @width pixels: for each Bayer pair (an odd width's last pixel making
- * one), the two mean charges, then their two shot sigmas, so that a pair's
- * four values are two 32-bit loads
+ * @width pixels: the mean charge of each pixel, then the shot sigma of
+ * each, each run padded to an even length so that both start on 32 bits
+ * (cache_sigma())
  */
 static inline size_t pix_charge_line_len(unsigned int width)
 {
@@ -232,9 +234,6 @@ static const s16 pix_normal[256] = {
 	6350, 6486, 6631, 6784, 6948, 7123, 7312, 7519,
 	7746, 8001, 8290, 8628, 9038, 9565, 10324, 11820,
 };
-
-/* read noise in electrons, Q4 */
-#define PIX_READ_Q4	(PIX_READ_NOISE * 16)
 
 static u32 pix_isqrt(u32 v)
 {
@@ -425,14 +424,36 @@ static void scene_prepare_image(struct pix_scene *s)
 		s->col[x] = (3 * ix) << 8 | f;
 	}
 
-	/* the noise's tables, once: sqrt(charge), the read noise */
+	/*
+	 * the shot noise's sigmas, once: sqrt(charge) at the middle of each
+	 * step, rounded (with one more bit, then halved)
+	 */
 	if (!s->shot[PIX_SHOT_TABLE - 1]) {
 		for (i = 0; i < PIX_SHOT_TABLE; i++)
-			s->shot[i] = pix_isqrt(((i << PIX_SHOT_STEP_SHIFT) + 2) *
-					       256);
-		for (i = 0; i < 256; i++)
-			s->read[i] = (pix_normal[i] * PIX_READ_Q4 + 32768) >> 16;
-		memcpy(s->normal, pix_normal, sizeof(s->normal));
+			s->shot[i] = (pix_isqrt(((i << PIX_SHOT_STEP_SHIFT) + 2) <<
+						(2 * PIX_SHOT_Q + 2)) + 1) >> 1;
+	}
+	/*
+	 * the draws, once, when the noise is first on: a byte of a hash of
+	 * the draw's number picks a normal quantile for the shot part,
+	 * another for the read part, each over sqrt(2); the last
+	 * PIX_MAX_WIDTH are the first again
+	 */
+	if (s->noise && !s->drawn) {
+		for (i = 0; i < PIX_NOISE_DRAWS + PIX_MAX_WIDTH; i++) {
+			u32 h = pix_hash((i % PIX_NOISE_DRAWS + 1) *
+					 0x9e3779b9U);
+			s32 n0 = pix_normal[h & 0xff];
+			s32 n1 = pix_normal[(h >> 8) & 0xff];
+			s32 shot = (n0 * PIX_NOISE_HALF +
+				    (1 << (23 - PIX_DRAW_SHOT_Q))) >>
+				   (24 - PIX_DRAW_SHOT_Q);
+			s32 read = (n1 * PIX_READ_NOISE * PIX_NOISE_HALF +
+				    (1 << 23)) >> 24;
+
+			s->draw[i] = shot * (1 << PIX_DRAW_READ_BITS) + read;
+		}
+		s->drawn = true;
 	}
 }
 
@@ -479,35 +500,97 @@ static __always_inline u32 image_charge(const struct pix_scene *s,
 	return (((v * emul) >> 16) * vig) >> 8;
 }
 
-/* the shot noise's standard deviation at mean charge @e, Q4 electrons */
+/* the shot noise's standard deviation at mean charge @e, PIX_SHOT_Q */
 static __always_inline u32 shot_sigma(const struct pix_scene *s, u32 e)
 {
 	return s->shot[pix_min(e >> PIX_SHOT_STEP_SHIFT, PIX_SHOT_TABLE - 1)];
 }
 
 /*
- * One pixel through the physical sensor, from its mean charge @e: the
- * shot noise (@sigma: shot_sigma() of @e), the full well, the read noise
- * (@hx: the pixel's draw of the generator), the gain and the ADC.
+ * The bounds isp_pixel_sensor.h states: the shot noise, at most two
+ * draws' shot parts times the largest sigma, fits 16 bits and cannot
+ * bring a charge kept as PIX_CHARGE_MAX back under the full well
+ * (tests/host/sensor-noise.c checks the tables against them)
  */
-static __always_inline u16 sensor_pixel(const struct pix_scene *s, s32 e,
-					u32 sigma, u32 gmul, u32 hx,
+static_assert(2 * PIX_DRAW_SHOT_MAX * PIX_SHOT_SIGMA_MAX < 32768);
+static_assert(((2 * PIX_DRAW_SHOT_MAX * PIX_SHOT_SIGMA_MAX +
+		(1 << (PIX_DRAW_SHOT_Q + PIX_SHOT_Q - 1))) >>
+	       (PIX_DRAW_SHOT_Q + PIX_SHOT_Q)) < PIX_CHARGE_MAX - PIX_FULL_WELL);
+
+/*
+ * One pixel through the physical sensor, from its mean charge @e: the
+ * shot noise (@sigma: shot_sigma() of @e, times the shot part of @d, the
+ * sum of two draws), the full well, the read noise (@d's read part), the
+ * gain and the ADC. pix_noise_line_neon() does the same in 16-bit lanes.
+ */
+static __always_inline u16 sensor_pixel(s32 e, u32 sigma, u32 gmul, s32 d,
 					bool noise)
 {
-	s32 dn;
+	s32 dn, r, n;
 
 	if (noise) {
-		e += (s->normal[hx & 0xff] * (s32)sigma + 32768) >> 16;
+		/* @d's low PIX_DRAW_READ_BITS bits, signed, then the rest */
+		r = ((d & ((1 << PIX_DRAW_READ_BITS) - 1)) ^
+		     (1 << (PIX_DRAW_READ_BITS - 1))) -
+		    (1 << (PIX_DRAW_READ_BITS - 1));
+		n = (d - r) >> PIX_DRAW_READ_BITS;
+		e += (n * (s32)sigma + (1 << (PIX_DRAW_SHOT_Q + PIX_SHOT_Q - 1))) >>
+		     (PIX_DRAW_SHOT_Q + PIX_SHOT_Q);
 		if (e < 0)
 			e = 0;
 	}
 	if (e > PIX_FULL_WELL)
 		e = PIX_FULL_WELL;
 	if (noise)
-		e += s->read[(hx >> 8) & 0xff];
+		e += r;
 	dn = PIX_PEDESTAL + ((e * (s32)gmul + (1 << (PIX_CONV_SHIFT - 1))) >>
 			     PIX_CONV_SHIFT);
 	return dn < 0 ? 0 : pix_min(dn, PIX_RAW_MAX);
+}
+
+/* the start of a line's shot sigmas in its run of the charge cache */
+static inline u16 *cache_sigma(u16 *cache, unsigned int width)
+{
+	return cache + width + (width & 1);
+}
+
+/*
+ * The windows of line @y's noise draws: two offsets into s->draw, from a
+ * hash of the seed, the frame and the line, so that a line's noise is the
+ * same whichever CPU renders it; the second at least PIX_MAX_WIDTH from
+ * the first either way round the table, so that a pixel's two draws are
+ * never another pixel's of the same line
+ */
+static void noise_windows(const struct pix_scene *s, unsigned int y,
+			  struct pix_noise_line *p)
+{
+	u32 h = pix_hash(pix_hash(pix_hash(s->seed) + s->frame) + y);
+	unsigned int a = h % PIX_NOISE_DRAWS;
+	unsigned int b = (a + PIX_MAX_WIDTH +
+			  (h >> 16) % (PIX_NOISE_DRAWS - 2 * PIX_MAX_WIDTH)) %
+			 PIX_NOISE_DRAWS;
+
+	p->draw[0] = s->draw + a;
+	p->draw[1] = s->draw + b;
+}
+
+/*
+ * Line @y's noise from its run @cache of the charge cache: its charges,
+ * its sigmas, its windows of draws and the gain
+ */
+static void noise_line_init(const struct pix_scene *s, unsigned int y,
+			    u16 *cache, struct pix_noise_line *p)
+{
+	p->charge = cache;
+	p->sigma = cache_sigma(cache, s->width);
+	p->gmul = 16 + s->gain;
+	noise_windows(s, y, p);
+}
+
+/* the sum of a pixel's two draws in windows @w */
+static inline s32 noise_draw(const s16 *const *w, unsigned int x)
+{
+	return w[0][x] + w[1][x];
 }
 
 /*
@@ -526,7 +609,7 @@ static __always_inline void image_line(const struct pix_scene *s,
 	const struct pix_image *img = s->image;
 	unsigned int w = s->width, h = s->height, sh = img->height, x;
 	unsigned int row = img->width * 3, iy, fy;
-	u32 step = ((u32)sh << 16) / h, gmul = 16 + s->gain, key = 0;
+	u32 step = ((u32)sh << 16) / h, gmul = 16 + s->gain;
 	s32 pos = (s32)(y * step + step / 2) - 32768;
 	s32 cy = h / 2, dy = (s32)y - cy;
 	u32 dy2 = (u32)(dy * dy) >> 4;
@@ -534,53 +617,48 @@ static __always_inline void image_line(const struct pix_scene *s,
 	u32 vk = (SCENE_VIGNETTE << 16) / (r2max ? r2max : 1);
 	/* the channels of even and odd columns: G R on even lines, B G on odd */
 	unsigned int c0 = y & 1 ? 2 : 1, c1 = y & 1 ? 1 : 0;
-	u32 e0 = s->emul[c0], e1 = s->emul[c1], hx = 0;
+	u32 e0 = s->emul[c0], e1 = s->emul[c1];
 	u16 *cache = s->charge ? s->charge + y * pix_charge_line_len(w) : NULL;
+	struct pix_noise_line p;
 	const u16 *r0, *r1;
 
-	/* the generator's key: seed, frame, line, then column pair */
-	if (noise)
-		key = pix_hash(pix_hash(pix_hash(s->seed) + s->frame) + y);
-	/*
-	 * one hash a Bayer pair: a byte for each noise of each pixel, the
-	 * low half the even column's
-	 */
 	if (cache && s->charge_line[y] == s->charge_gen) {
-		/* a pair a time: two loads, one hash, one store */
-		for (x = 0; x + 1 < w; x += 2, key += 0x9e3779b9U, cache += 4) {
-			u32 e = pair_load(cache), sig = pair_load(cache + 2);
+		if (noise) {
+			noise_line_init(s, y, cache, &p);
+			pix_noise_line_from(&p, out, w, 0);
+			return;
+		}
+		/* the charges alone, a pair a time */
+		for (x = 0; x + 1 < w; x += 2) {
+			u32 e = pair_load(cache + x);
 
-			if (noise)
-				hx = pix_hash(key);
 			pair_store(out + x,
-				   sensor_pixel(s, e & 0xffff, sig & 0xffff,
-						gmul, hx, noise),
-				   sensor_pixel(s, e >> 16, sig >> 16, gmul,
-						hx >> 16, noise));
+				   sensor_pixel(e & 0xffff, 0, gmul, 0, false),
+				   sensor_pixel(e >> 16, 0, gmul, 0, false));
 		}
 		if (x < w)	/* an odd width's last pixel */
-			out[x] = sensor_pixel(s, cache[0], cache[2], gmul,
-					      noise ? pix_hash(key) : 0, noise);
+			out[x] = sensor_pixel(cache[x], 0, gmul, 0, false);
 		return;
 	}
 
+	if (noise)
+		noise_windows(s, y, &p);
 	scene_grid(pos, sh, &iy, &fy);
 	r0 = s->src + (size_t)iy * row;
 	r1 = fy ? r0 + row : r0;
 	for (x = 0; x < w; x++) {
 		unsigned int odd = x & 1;
-		u32 e = image_charge(s, r0, r1, fy, x, odd ? c1 : c0,
-				     odd ? e1 : e0, dy2, vk, direct);
+		u32 e = pix_min(image_charge(s, r0, r1, fy, x, odd ? c1 : c0,
+					     odd ? e1 : e0, dy2, vk, direct),
+				PIX_CHARGE_MAX);
 		u32 sig = shot_sigma(s, e);
 
-		if (cache) {	/* a pair's charges, then their sigmas */
-			cache[2 * (x & ~1U) + odd] = e;
-			cache[2 * (x & ~1U) + odd + 2] = sig;
+		if (cache) {
+			cache[x] = e;
+			cache_sigma(cache, w)[x] = sig;
 		}
-		if (noise && !odd)
-			hx = pix_hash(key + (x >> 1) * 0x9e3779b9U);
-		out[x] = sensor_pixel(s, e, sig, gmul, odd ? hx >> 16 : hx,
-				      noise);
+		out[x] = sensor_pixel(e, sig, gmul,
+				      noise ? noise_draw(p.draw, x) : 0, noise);
 	}
 	if (cache)
 		s->charge_line[y] = s->charge_gen;
@@ -612,6 +690,61 @@ static void sensor_image_line(const struct pix_scene *s, unsigned int y,
 		image_line_noise(s, y, out);
 	else
 		image_line_clean(s, y, out);
+}
+
+/**
+ * pix_sensor_noise_prepare() - a cached line's noise, for the NEON loop
+ * @s: the scene, prepared for this frame by pix_scene_prepare()
+ * @y: the line, below @s->height
+ * @p: set to the line's charges, sigmas, draws and gain
+ *
+ * Return: true when line @y is of the Image pattern with noise and its
+ * charges are in the cache for this frame's tables: pix_noise_line_neon()
+ * then renders it from @p, pix_noise_line_from() the rest. False
+ * otherwise: pix_sensor_line() renders it.
+ */
+bool pix_sensor_noise_prepare(const struct pix_scene *s, unsigned int y,
+			      struct pix_noise_line *p)
+{
+	if (s->pattern != PIX_PATTERN_IMAGE || !s->image || !s->noise ||
+	    !s->charge || s->charge_line[y] != s->charge_gen)
+		return false;
+	noise_line_init(s, y, s->charge + y * pix_charge_line_len(s->width),
+			p);
+	return true;
+}
+
+/**
+ * pix_noise_line_from() - a cached line with noise, from a column on
+ * @p: the line (pix_sensor_noise_prepare())
+ * @out: the line's @width samples
+ * @width: the frame's width
+ * @from: the first column to render (pix_noise_line_neon()'s return)
+ *
+ * A Bayer pair a time: its charges, its sigmas and its draws in each
+ * window are a 32-bit load each.
+ */
+PIX_OWN_PAGE void pix_noise_line_from(const struct pix_noise_line *p,
+				      u16 *out, unsigned int width,
+				      unsigned int from)
+{
+	const u16 *da = (const u16 *)p->draw[0], *db = (const u16 *)p->draw[1];
+	u32 g = p->gmul;
+	unsigned int x;
+
+	for (x = from; x + 1 < width; x += 2) {
+		u32 e = pair_load(p->charge + x), sig = pair_load(p->sigma + x);
+		u32 a = pair_load(da + x), b = pair_load(db + x);
+
+		pair_store(out + x,
+			   sensor_pixel(e & 0xffff, sig & 0xffff, g,
+					(s16)a + (s16)b, true),
+			   sensor_pixel(e >> 16, sig >> 16, g,
+					(s16)(a >> 16) + (s16)(b >> 16), true));
+	}
+	if (x < width)	/* an odd width's last pixel */
+		out[x] = sensor_pixel(p->charge[x], p->sigma[x], g,
+				      noise_draw(p->draw, x), true);
 }
 
 /**

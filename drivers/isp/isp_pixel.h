@@ -24,9 +24,7 @@
 
 #include "n900_isp_stats.h"
 #include "n900_scene.h"
-
-#define PIX_MAX_WIDTH		4096
-#define PIX_RAW_MAX		1023
+#include "isp_pixel_sensor.h"
 
 /* Bayer site of (x, y) in GRBG order */
 enum pix_site {
@@ -53,24 +51,6 @@ enum pix_pattern {
 #define PIX_FOCUS_SHARP		512
 /* Lens steps per pixel of blur radius */
 #define PIX_FOCUS_STEP		32
-
-/*
- * The physical sensor of the Image pattern (README: Frames). A scene
- * sample s (0..65535, linear light) and the channel's illuminant gain give
- * the pixel's mean charge, s / 65535 of the full well at the default
- * exposure, linear in exposure, times the lens' vignetting; shot noise
- * (variance = charge) is added and the charge clipped at the full well;
- * read noise is added, then the analogue gain and the conversion to DN,
- * then the black level (pedestal), and the 10-bit ADC clips. At 1x the full
- * well reads PIX_PEDESTAL + PIX_FULL_WELL / 8 = 814 DN, below the ADC's
- * 1023: a highlight at 814 is a full pixel, at 1023 a clipped ADC.
- */
-#define PIX_FULL_WELL		6000	/* electrons */
-#define PIX_READ_NOISE		6	/* electrons rms */
-#define PIX_CONV_SHIFT		7	/* DN = e * (16 + gain) >> 7: 1/8 DN/e at 1x */
-#define PIX_PEDESTAL		64	/* the sensor's black level, DN */
-#define PIX_SHOT_STEP_SHIFT	2	/* shot noise table: one entry per 4 e */
-#define PIX_SHOT_TABLE		((PIX_FULL_WELL >> PIX_SHOT_STEP_SHIFT) + 1)
 
 /* the illuminant: a colour temperature in kelvin, neutral at 6500 K */
 #define PIX_KELVIN_MIN		2000
@@ -137,11 +117,11 @@ size_t pix_image_blur_size(const struct pix_image *img);
  * @col: per column, the index of the scene column on its left in a row of
  *	samples (3 * column) << 8, and the weight of the next column, Q8
  * @shot: the shot noise's standard deviation, sqrt(charge) electrons in
- *	Q4, for each 1 << PIX_SHOT_STEP_SHIFT electrons of charge
- * @read: the read noise in electrons for each byte of the generator
- * @normal: the standard normal quantiles a byte of the generator picks,
- *	Q12 (a copy of pix_normal[], beside the other tables)
- * @charge: the cache's mean charge and shot sigma of each pixel
+ *	PIX_SHOT_Q, for each 1 << PIX_SHOT_STEP_SHIFT electrons of charge
+ * @draw: the noise's draws, a shot and a read noise in each
+ *	(isp_pixel_sensor.h)
+ * @drawn: @draw is made
+ * @charge: the cache's mean charges and shot sigmas
  *	(pix_scene_set_cache()), or NULL
  * @charge_line: the cache's generation of each line: a line's charges are
  *	valid when it is @charge_gen
@@ -176,8 +156,8 @@ struct pix_scene {
 	bool direct;
 	u32 col[PIX_MAX_WIDTH];
 	u16 shot[PIX_SHOT_TABLE];
-	s8 read[256];
-	s16 normal[256];
+	s16 draw[PIX_NOISE_DRAWS + PIX_MAX_WIDTH];
+	bool drawn;
 	u16 *charge;
 	u32 *charge_line;
 	u32 charge_gen;
@@ -193,6 +173,11 @@ size_t pix_scene_cache_size(unsigned int width, unsigned int height);
 void pix_scene_set_cache(struct pix_scene *s, void *cache);
 void pix_scene_prepare(struct pix_scene *s);
 void pix_sensor_line(const struct pix_scene *s, unsigned int y, u16 *out);
+struct pix_noise_line;
+bool pix_sensor_noise_prepare(const struct pix_scene *s, unsigned int y,
+			      struct pix_noise_line *p);
+void pix_noise_line_from(const struct pix_noise_line *p, u16 *out,
+			 unsigned int width, unsigned int from);
 
 /**
  * struct pix_ccdc - CCDC: black level, then the data formatter

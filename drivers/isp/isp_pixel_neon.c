@@ -39,7 +39,12 @@
  * each where the C makes two (an access costs about twenty integer
  * instructions under TCG), with the arithmetic on the integer registers
  * (isp_pixel_words.h, the C's): 4.0 ms a frame against the C's 4.6, 1.1
- * against 1.3 at 640x480 (medians of six runs each way, one boot).
+ * against 1.3 at 640x480 (medians of six runs each way, one boot). The
+ * sensor's noise on a cached line fits 16-bit lanes and runs two chains
+ * of eight pixels side by side, so that neither waits on the other's
+ * results: 4.4 ns a pixel under qemu-arm against 8.6 with one chain and
+ * 8.5 for the C; in the guest, 4.6 to 5.3 ms a frame at 1280x960 against
+ * 9.5 to 14.6 for the C.
  *
  * Built with the kernel's FPU flags (CC_FLAGS_FPU), so it includes no
  * kernel header; the caller runs it between kernel_neon_begin() and
@@ -48,6 +53,7 @@
 
 #include "isp_pixel_page.h"
 #include "isp_pixel_neon.h"
+#include "isp_pixel_sensor.h"
 #include "isp_pixel_words.h"
 
 /*
@@ -200,6 +206,115 @@ PIX_OWN_PAGE unsigned int pix_line_chain_neon(const struct pix_chain_line *p,
 	if (p->wb)
 		return chain_line(p, line, width, 0, 1);
 	return chain_line(p, line, width, 0, 0);
+}
+
+/* @a * @b in 16-bit lanes, not fused with what uses it */
+static inline int16x8_t mul16(int16x8_t a, int16x8_t b)
+{
+	int16x8_t p = vmulq_s16(a, b);
+
+	opaque(p);
+	return p;
+}
+
+/* the largest gain g whose products (v & 127) * g fit 16 bits unsigned */
+#define NOISE_GAIN_MAX	(65535 / ((1 << PIX_CONV_SHIFT) - 1))
+
+/* the constants of noise_eight(), in every lane */
+struct noise_lanes {
+	int16x8_t zero;
+	int16x8_t well;
+	int16x8_t low;
+	int16x8_t offset;
+	int16x8_t g;
+	int16x8_t ped;
+	int16x8_t raw_max;
+};
+
+/*
+ * Eight pixels of a cached line, pix_noise_line_neon()'s step: @e their
+ * charges, @sig their sigmas, @d the sums of their draws
+ */
+static __always_inline int16x8_t noise_eight(int16x8_t e, int16x8_t sig,
+					     int16x8_t d,
+					     const struct noise_lanes *k)
+{
+	/* the read part, sign-extended, then the shot part */
+	int16x8_t r = vshrq_n_s16(vshlq_n_s16(d, 16 - PIX_DRAW_READ_BITS),
+				  16 - PIX_DRAW_READ_BITS);
+	int16x8_t n = vshrq_n_s16(vsubq_s16(d, r), PIX_DRAW_READ_BITS);
+	int16x8_t v, hi;
+	uint16x8_t lo;
+
+	n = vrshrq_n_s16(mul16(n, sig), PIX_DRAW_SHOT_Q + PIX_SHOT_Q);
+	v = vminq_s16(vmaxq_s16(vaddq_s16(e, n), k->zero), k->well);
+	v = vaddq_s16(vaddq_s16(v, r), k->offset);
+	hi = mul16(vshrq_n_s16(v, PIX_CONV_SHIFT), k->g);
+	lo = vreinterpretq_u16_s16(mul16(vandq_s16(v, k->low), k->g));
+	v = vaddq_s16(hi, vreinterpretq_s16_u16(vrshrq_n_u16(lo,
+							     PIX_CONV_SHIFT)));
+	return vminq_s16(vmaxq_s16(vaddq_s16(v, k->ped), k->zero), k->raw_max);
+}
+
+/* @w's eight values at @x as signed lanes */
+static inline int16x8_t load_s16(const void *w, unsigned int x)
+{
+	return vld1q_s16((const short *)w + x);
+}
+
+/**
+ * pix_noise_line_neon() - a cached line with noise, with NEON
+ * @p: the line (pix_sensor_noise_prepare())
+ * @out: the line's @width samples
+ * @width: the frame's width
+ *
+ * Does columns 0 .. x - 1 of the line in 16-bit lanes, sixteen at a time
+ * in two independent chains of eight (TCG keeps a vector register in
+ * memory: a chain waits for each result), as pix_noise_line_from() does
+ * them (sensor_pixel() of isp_pixel.c); pix_noise_line_from() does the
+ * rest from column x. Every value fits 16 bits signed
+ * (isp_pixel_sensor.h) but the gain's product: the charge v (-24 to 6024,
+ * plus 128 to make it positive; 128 is 1 << PIX_CONV_SHIFT) is split at
+ * bit 7, so that (v * g + 64) >> 7 = (v >> 7) * g + ((v & 127) * g + 64)
+ * >> 7, the second product unsigned, under 65536 for a gain g of up to
+ * NOISE_GAIN_MAX (516; the controls stop at 271); the 128 added comes
+ * out as g, which the pedestal takes back.
+ * VRSHR's rounding shift is the C's "+ half, then >>".
+ *
+ * Return: x; 0 for a gain past NOISE_GAIN_MAX.
+ */
+PIX_OWN_PAGE unsigned int pix_noise_line_neon(const struct pix_noise_line *p,
+					      unsigned short *out,
+					      unsigned int width)
+{
+	const struct noise_lanes k = {
+		.zero = vdupq_n_s16(0),
+		.well = vdupq_n_s16(PIX_FULL_WELL),
+		.low = vdupq_n_s16((1 << PIX_CONV_SHIFT) - 1),
+		.offset = vdupq_n_s16(1 << PIX_CONV_SHIFT),
+		.g = vdupq_n_s16(p->gmul),
+		.ped = vdupq_n_s16(PIX_PEDESTAL - (int)p->gmul),
+		.raw_max = vdupq_n_s16(PIX_RAW_MAX),
+	};
+	const short *da = p->draw[0], *db = p->draw[1];
+	unsigned int x;
+
+	if (p->gmul > NOISE_GAIN_MAX)
+		return 0;
+	for (x = 0; x + 16 <= width; x += 16) {
+		int16x8_t v0, v1;
+
+		v0 = noise_eight(load_s16(p->charge, x), load_s16(p->sigma, x),
+				 vaddq_s16(load_s16(da, x), load_s16(db, x)),
+				 &k);
+		v1 = noise_eight(load_s16(p->charge, x + 8),
+				 load_s16(p->sigma, x + 8),
+				 vaddq_s16(load_s16(da, x + 8),
+					   load_s16(db, x + 8)), &k);
+		vst1q_s16((short *)out + x, v0);
+		vst1q_s16((short *)out + x + 8, v1);
+	}
+	return x;
 }
 
 /*

@@ -29,6 +29,25 @@ struct pix_chain_line {
 	int wb;
 };
 
+/**
+ * struct pix_noise_line - a line of the Image pattern from the charge
+ *	cache, with noise (pix_sensor_noise_prepare())
+ * @charge: the mean charges of the line's pixels, electrons, at most
+ *	PIX_CHARGE_MAX
+ * @sigma: their shot noise's standard deviations, in units of
+ *	2^-PIX_SHOT_Q electrons
+ * @draw: the line's two windows of draws (isp_pixel_sensor.h)
+ * @gmul: the analogue gain, 16 + gain
+ */
+struct pix_noise_line {
+	const unsigned short *charge;
+	const unsigned short *sigma;
+	const short *draw[2];
+	unsigned int gmul;
+};
+
+unsigned int pix_noise_line_neon(const struct pix_noise_line *p,
+				 unsigned short *out, unsigned int width);
 unsigned int pix_line_chain_neon(const struct pix_chain_line *p,
 				 unsigned short *line, unsigned int width);
 unsigned int pix_resizer_vblend_neon(const unsigned char *in0,

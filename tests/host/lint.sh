@@ -8,9 +8,10 @@
 # "./build.sh help" lists every command, the scaling plot still draws, and
 # the harness's own self-test (tests/host/harness-selftest.sh), the
 # userspace headers' layout (tests/host/uapi-layout.sh), the Image
-# pattern's charge cache, the fused line stages, the preview, the resizer
-# and the NEON loops (tests/host/pixel-test.sh, tests/host/{scene-cache,
-# line-chain,preview-line,resizer-line,pixel-neon}.c), the device tree
+# pattern's charge cache and noise, the fused line stages, the preview,
+# the resizer and the NEON loops (tests/host/pixel-test.sh,
+# tests/host/{scene-cache,sensor-noise,line-chain,preview-line,
+# resizer-line,pixel-neon}.c), the device tree
 # bindings checked by dt-schema
 # (tests/host/dt-schema.sh: the schemas, their examples, the N900 and
 # stress trees, the malformed overlays, and its --mutate self-test), the
@@ -129,6 +130,8 @@ kmake -j"$JOBS" W=1 C=2 drivers/media/mc/ >"$LOGS/mc-w1-sparse.log" 2>&1 ||
 	subtest uapi_layout "$TOP/tests/host/uapi-layout.sh"
 	# the sensor's charge cache changes no frame (the pixel code alone)
 	subtest scene_cache "$TOP/tests/host/pixel-test.sh" scene-cache
+	# the sensor's noise has the documented variance and no correlation
+	subtest sensor_noise "$TOP/tests/host/pixel-test.sh" sensor-noise
 	# the fused line stages give the samples of the stages one by one
 	subtest line_chain "$TOP/tests/host/pixel-test.sh" line-chain
 	# the preview and the resizer give the documented demosaic, YUV and

@@ -6,7 +6,10 @@
  * from 2 to PIX_MAX_WIDTH: pix_line_chain_neon() then pix_line_chain_from()
  * against pix_line_chain(), for each set of line stages, with 10-bit and
  * with any 16-bit samples, random black levels, lens shading strengths and
- * white balance gains. Built for armhf and run under qemu-arm by
+ * white balance gains; and pix_noise_line_neon() then
+ * pix_noise_line_from() against pix_noise_line_from() alone, the Image
+ * pattern's cached lines with noise, over random lines of any width,
+ * charges, sigmas, draws and gains. Built for armhf and run under qemu-arm by
  * tests/host/pixel-test.sh --neon pixel-neon. KTAP on stdout.
  */
 #include <stdio.h>
@@ -55,11 +58,65 @@ static unsigned int chain_run(unsigned int set, bool wide, unsigned int *ran)
 	return bad;
 }
 
+static u16 noise_want[PIX_MAX_WIDTH], noise_got[PIX_MAX_WIDTH];
+static u16 charge[PIX_MAX_WIDTH], sigma[PIX_MAX_WIDTH];
+static s16 draw[PIX_NOISE_DRAWS + PIX_MAX_WIDTH];
+
+/* a number from -@max to @max */
+static int random_signed(unsigned int max)
+{
+	return (int)next(2 * max + 1) - (int)max;
+}
+
+/*
+ * The lines of the Image pattern with noise, from the charge cache, that
+ * differ: any width from 1 to PIX_MAX_WIDTH, charges up to the cache's
+ * PIX_CHARGE_MAX, sigmas up to the full well's, draws up to the extremes
+ * of the driver's (isp_pixel_sensor.h) at any offset, gains up to the
+ * NEON loop's 516;
+ * *@ran counts those the NEON loop did most of
+ */
+static unsigned int noise_run(unsigned int *ran)
+{
+	unsigned int n, x, i, bad = 0, from, k, a;
+	struct pix_noise_line p;
+
+	for (i = 0; i < PIX_NOISE_DRAWS + PIX_MAX_WIDTH; i++)
+		draw[i] = random_signed(PIX_DRAW_SHOT_MAX) *
+			  (1 << PIX_DRAW_READ_BITS) +
+			  random_signed(12);
+	p.charge = charge;
+	p.sigma = sigma;
+	for (n = 0; n < CASES; n++) {
+		unsigned int w = 1 + next(PIX_MAX_WIDTH);
+
+		for (x = 0; x < w; x++) {
+			charge[x] = next(PIX_CHARGE_MAX + 1);
+			sigma[x] = next(PIX_SHOT_SIGMA_MAX + 1);
+		}
+		for (k = 0; k < 2; k++) {
+			a = next(PIX_NOISE_DRAWS);
+			p.draw[k] = draw + a;
+		}
+		p.gmul = 16 + next(501);
+		for (x = 0; x < PIX_MAX_WIDTH; x++)
+			noise_want[x] = 0x5a5a;
+		memcpy(noise_got, noise_want, sizeof(noise_want));
+
+		pix_noise_line_from(&p, noise_want, w, 0);
+		from = pix_noise_line_neon(&p, noise_got, w);
+		pix_noise_line_from(&p, noise_got, w, from);
+		bad += !!memcmp(noise_want, noise_got, sizeof(noise_want));
+		*ran += from + 16 > w;
+	}
+	return bad;
+}
+
 int main(void)
 {
-	unsigned int set, wide, t = 0, used = 0, failed = 0;
+	unsigned int set, wide, t = 0, used = 0, failed = 0, bad;
 
-	printf("KTAP version 1\n1..17\n");
+	printf("KTAP version 1\n1..19\n");
 	for (set = 0; set < 8; set++) {
 		for (wide = 0; wide < 2; wide++) {
 			unsigned int ran = 0, bad = chain_run(set, wide, &ran);
@@ -77,5 +134,14 @@ int main(void)
 	printf("%sok %u chain_neon_ran # %u of %u lines\n",
 	       used == 16 * CASES ? "" : "not ", ++t, used, 16 * CASES);
 	failed += used != 16 * CASES;
+
+	used = 0;
+	bad = noise_run(&used);
+	printf("%sok %u sensor_noise_line # %u of %u lines differ from the C\n",
+	       bad ? "not " : "", ++t, bad, CASES);
+	failed += !!bad;
+	printf("%sok %u sensor_noise_neon_ran # %u of %u lines\n",
+	       used == CASES ? "" : "not ", ++t, used, CASES);
+	failed += used != CASES;
 	return !!failed;
 }

@@ -2,7 +2,8 @@
 # pixel-test.sh [--neon] NAME: builds tests/host/NAME.c with the driver's
 # own drivers/isp/isp_pixel.c, with AddressSanitizer and UBSan, and runs
 # it: one KTAP document, for the lint step (scene-cache: the Image
-# pattern's charge cache changes no frame; line-chain: the fused line
+# pattern's charge cache changes no frame; sensor-noise: its noise has
+# the documented variance and no correlation; line-chain: the fused line
 # stages give the samples of the stages one after the other;
 # preview-line, resizer-line: the preview and the resizer give the
 # documented demosaic, YUV and scaling). With --neon, for armhf with
@@ -33,7 +34,7 @@ else
 fi
 if ! "${cc[@]}" -O2 -Wall -Wextra -Werror \
 	-include "$TOP/tests/ref/kcompat.h" -I "$TOP/drivers/isp" \
-	-I "$TOP/drivers/include/uapi" -o "$tmp/$name" "${src[@]}" \
+	-I "$TOP/drivers/include/uapi" -o "$tmp/$name" "${src[@]}" -lm \
 	2>"$tmp/cc.log"; then
 	printf 'KTAP version 1\n1..1\nnot ok 1 build # tests/host/%s.c does not compile:\n' "$name"
 	sed 's/^/# /' "$tmp/cc.log"

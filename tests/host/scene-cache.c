@@ -139,7 +139,7 @@ int main(void)
 	fill(picture[1], 2);
 	printf("KTAP version 1\n1..%u\n", 3 * steps_n);
 	/* the picture's own size (no interpolation), then scaled, then to an
-	 * odd width (whose last pixel is a pair of its own in the cache)
+	 * odd width (each run of the cache padded to an even length)
 	 */
 	failed |= run(SW, SH, &n);
 	failed |= run(SW * 2 - 10, SH * 2 - 6, &n);
