@@ -65,8 +65,9 @@ Conditions:
   without sensor noise (\`test_pattern=0\`), except in the "image scene +
   noise" runs: the default scene file (\`n900/scene-default.bin\`, the
   Image pattern, \`test_pattern=3\`) through the physical sensor model
-  with shot and read noise (\`sensor_noise=1\`), right after the synthetic
-  run at the same size
+  with shot and read noise (\`sensor_noise=1\`), its runs alternated
+  with the synthetic scene's at the same size (the host's speed drifts
+  within a boot)
 - **vimc**: Sensor A (SGRBG8) -> Debayer A -> Scaler (1:1) -> RGB/YUV
   Capture, RGB888, loaded in the same boot (\`modprobe vimc\`)
 - frames per second from the buffer timestamps of frames 3 to ${frames:-?}

@@ -6,9 +6,9 @@
 # LSC -> WB -> preview -> resizer -> memory, the sensor running
 # free) and of vimc's (Sensor A -> Debayer A -> Scaler -> RGB/YUV Capture,
 # RGB888) at the same output sizes, with our time per stage
-# (/sys/kernel/debug/n900-isp/media0/frames), and our pipeline again with
-# the default image scene and sensor noise on (the Image pattern, issue
-# 20). tests/bench/stream-report.sh reads
+# (/sys/kernel/debug/n900-isp/media0/frames), and our pipeline with the
+# default image scene and sensor noise on (the Image pattern, issue 20),
+# its runs alternated with the synthetic scene's. tests/bench/stream-report.sh reads
 # the BENCH lines from the console log. Our pipeline runs twice per size:
 # each processing pass on one CPU, then split over the guest's two
 # (n900_isp.parallel, the default).
@@ -24,40 +24,59 @@ fps() {
 		END { if (k == n && us[n] > us[3]) printf "%.3f\n", (n - 3) * 1e6 / (us[n] - us[3]); else print "ERROR" }'
 }
 
-# median_runs TAG SIZE MODE DEV PREFIX: RUNS captures of DEV; prints
-# "BENCH stream=TAG ... fps=" with their median (ERROR if a run failed),
-# then for each stage of each node in the frames file the line of the run
-# whose time per frame for it is the median, after PREFIX (a stage's time
-# varies by a tenth or more from run to run in one boot: one run's figure
-# is not the boot's)
-RUNS=5
-median_runs() {
-	rm -f /tmp/bench-fps /tmp/bench-runs
-	i=0
-	while [ $i -lt $RUNS ]; do
-		sleep 1
-		cat /sys/kernel/debug/n900-isp/ceiling >/dev/null
-		grep -v '^#' /sys/kernel/debug/n900-isp/ceiling >>/tmp/bench-ceiling
-		fps "$4" >>/tmp/bench-fps
-		grep -v '^#' /sys/kernel/debug/n900-isp/media0/frames >>/tmp/bench-runs
-		i=$((i + 1))
-	done
-	if grep -q ERROR /tmp/bench-fps; then
+# median_of TAG SIZE MODE RUNFILE PREFIX: "BENCH stream=TAG ... fps=" with
+# the median of the runs' fps in RUNFILE.fps (ERROR if a run failed), then
+# for each stage of each node in RUNFILE.frames (the frames file after
+# each run) the line of the run whose time per frame for it is the
+# median, after PREFIX (a stage's time varies by a tenth or more from run
+# to run in one boot: one run's figure is not the boot's)
+median_of() {
+	if grep -q ERROR "$4.fps"; then
 		f=ERROR
 	else
-		f=$(sort -n /tmp/bench-fps | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+		f=$(sort -n "$4.fps" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	fi
 	echo "BENCH stream=$1 size=$2 sensor=$3 fps=$f"
 	# a stage of a node: the fields before the last four (frames,
 	# pixels, time per frame, Mpx/s)
-	awk '{ k = $1; for (j = 2; j <= NF - 4; j++) k = k " " $j; print k }' /tmp/bench-runs |
+	awk '{ k = $1; for (j = 2; j <= NF - 4; j++) k = k " " $j; print k }' "$4.frames" |
 		awk '!seen[$0]++' | while read -r key; do
 			awk -v k="$key" '{ s = $1; for (j = 2; j <= NF - 4; j++) s = s " " $j }
-				s == k { print $(NF - 1), $0 }' /tmp/bench-runs | sort -n |
+				s == k { print $(NF - 1), $0 }' "$4.frames" | sort -n |
 				awk -v p="$5" -v size="$2" '{ l[NR] = $0 }
 					END { m = l[int((NR + 1) / 2)]; sub(/^[^ ]+ /, "", m)
 					      print p " size=" size " " m }'
 		done
+}
+
+# paired_runs SIZE MODE DEV: RUNS captures of DEV with the synthetic scene
+# without noise and RUNS with the default image scene through the
+# physical sensor with noise (issue 20), alternated run by run so that
+# the host's drift within the boot weighs on both alike; the medians of
+# each (median_of), the synthetic scene's first. The compute ceiling is
+# read before each run. Leaves the synthetic scene without noise.
+RUNS=5
+paired_runs() {
+	rm -f /tmp/bench-synthetic.* /tmp/bench-image.*
+	i=0
+	while [ $i -lt $RUNS ]; do
+		for scene in synthetic image; do
+			if [ $scene = image ]; then
+				v4l2-ctl -d "$sensor" --set-ctrl test_pattern=3,sensor_noise=1
+			else
+				v4l2-ctl -d "$sensor" --set-ctrl test_pattern=0,sensor_noise=0
+			fi
+			sleep 1
+			cat /sys/kernel/debug/n900-isp/ceiling >/dev/null
+			grep -v '^#' /sys/kernel/debug/n900-isp/ceiling >>/tmp/bench-ceiling
+			fps "$3" >>/tmp/bench-$scene.fps
+			grep -v '^#' /sys/kernel/debug/n900-isp/media0/frames >>/tmp/bench-$scene.frames
+		done
+		i=$((i + 1))
+	done
+	v4l2-ctl -d "$sensor" --set-ctrl test_pattern=0,sensor_noise=0
+	median_of n900 "$1" "$2" /tmp/bench-synthetic BENCH-STAGE
+	median_of n900-image "$1" "$2" /tmp/bench-image BENCH-STAGE-IMAGE
 }
 
 dmesg -n 1
@@ -66,7 +85,7 @@ echo "BENCH cpus=$(grep -c ^processor /proc/cpuinfo) frames=$N"
 "$T/memcpy-bench" 614400
 # the compute ceiling (a 3-tap filter in the kernel, the driver's flags),
 # on one vCPU and on two, at each output size
-# read before each run of our pipeline on 2 vCPUs (median_runs), 1 s
+# read before each run of our pipeline on 2 vCPUs (paired_runs), 1 s
 # after the last and twice, the first for nothing (a first reading after
 # the vCPUs idled finds the second slow to start: 261 Mpx/s on two vCPUs
 # at 640x480 in the first reading of a boot, 469 in the next, one vCPU
@@ -88,12 +107,7 @@ for size in $SIZES; do
 	echo 0 >$PARALLEL
 	echo "BENCH stream=n900-1cpu size=$size sensor=$mode fps=$(fps "$dev")"
 	echo 1 >$PARALLEL
-	median_runs n900 "$size" "$mode" "$dev" BENCH-STAGE
-	# the default image scene through the physical sensor with noise
-	# (issue 20), then back to the synthetic scene without noise
-	v4l2-ctl -d "$sensor" --set-ctrl test_pattern=3,sensor_noise=1
-	median_runs n900-image "$size" "$mode" "$dev" BENCH-STAGE-IMAGE
-	v4l2-ctl -d "$sensor" --set-ctrl test_pattern=0,sensor_noise=0
+	paired_runs "$size" "$mode" "$dev"
 	v4l2-ctl -d "$sensor" --set-ctrl free_running=0
 done
 # the ceiling: for each frame size and vCPUs, the median of the readings
