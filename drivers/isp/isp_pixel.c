@@ -619,6 +619,7 @@ static __always_inline void image_line(const struct pix_scene *s,
 	unsigned int c0 = y & 1 ? 2 : 1, c1 = y & 1 ? 1 : 0;
 	u32 e0 = s->emul[c0], e1 = s->emul[c1];
 	u16 *cache = s->charge ? s->charge + y * pix_charge_line_len(w) : NULL;
+	u16 *sigs;
 	struct pix_noise_line p;
 	const u16 *r0, *r1;
 
@@ -643,6 +644,7 @@ static __always_inline void image_line(const struct pix_scene *s,
 
 	if (noise)
 		noise_windows(s, y, &p);
+	sigs = cache ? cache_sigma(cache, w) : NULL;
 	scene_grid(pos, sh, &iy, &fy);
 	r0 = s->src + (size_t)iy * row;
 	r1 = fy ? r0 + row : r0;
@@ -655,7 +657,7 @@ static __always_inline void image_line(const struct pix_scene *s,
 
 		if (cache) {
 			cache[x] = e;
-			cache_sigma(cache, w)[x] = sig;
+			sigs[x] = sig;
 		}
 		out[x] = sensor_pixel(e, sig, gmul,
 				      noise ? noise_draw(p.draw, x) : 0, noise);
